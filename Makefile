@@ -1,0 +1,52 @@
+# The two commands a fresh machine needs (see README.md):
+#   make serve   install, build the site (strict) and serve it at http://127.0.0.1:8000
+#   make test    install everything (incl. PyTorch CPU and Debian Chromium) and run the whole test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+SITE   ?= site
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+PYTEST_ARGS ?=
+
+export NO_MKDOCS_2_WARNING := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: serve build dev test check-pages chromium clean
+
+$(VENV)/.site-installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet .
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.site-installed
+	$(BIN)/pip install --quiet ".[test,torch]"
+	touch $@
+
+## build: the hosted site into $(SITE)/ (fails on any warning or bad release page)
+build: $(VENV)/.site-installed
+	$(BIN)/mkdocs build --strict --site-dir $(SITE)
+
+## serve: build, then serve exactly what would be published
+serve: build
+	@echo "Serving $(SITE)/ at http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
+	$(BIN)/python -m http.server $(PORT) --bind $(HOST) --directory $(SITE)
+
+## dev: live-reloading preview while writing
+dev: $(VENV)/.site-installed
+	$(BIN)/mkdocs serve --dev-addr $(HOST):$(PORT)
+
+## check-pages: validate every release page's front matter without building
+check-pages: $(VENV)/.site-installed
+	$(BIN)/python -m scripts.releases
+
+## chromium: browser tests drive Debian's Chromium (Playwright cannot download one here)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+## test: the whole suite, as CI runs it
+test: $(VENV)/.test-installed chromium
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(SITE) .cache .pytest_cache

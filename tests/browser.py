@@ -1,0 +1,96 @@
+"""Shared browser harness: Debian Chromium driven by Playwright, every non-local request aborted and counted.
+
+Kept apart from the tests so search and offline tests (later issues) reuse the same fixture.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import socketserver
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
+
+
+def chromium_available() -> bool:
+    return Path(CHROMIUM).exists() or shutil.which("chromium") is not None
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - signature fixed by the base class
+        pass
+
+
+@contextmanager
+def serve_directory(directory: Path):
+    """Serve `directory` over HTTP on a free loopback port; yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    socketserver.TCPServer.allow_reuse_address = True
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}/"
+        finally:
+            server.shutdown()
+
+
+@dataclass
+class BrowserLog:
+    foreign_requests: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+
+    def assert_clean(self) -> None:
+        assert self.foreign_requests == [], f"requests to foreign hosts: {self.foreign_requests}"
+        assert self.console_errors == [], f"console errors: {self.console_errors}"
+        assert self.page_errors == [], f"uncaught page errors: {self.page_errors}"
+
+
+def is_local(url: str) -> bool:
+    parsed = urlparse(url)
+    if parsed.scheme in ("file", "data", "blob", "about"):
+        return True
+    return parsed.hostname in LOCAL_HOSTS
+
+
+@contextmanager
+def browser_page(playwright):
+    """A fresh Chromium page that aborts and records every request leaving this machine."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    context = browser.new_context()
+    log = BrowserLog()
+
+    def route(route_, request):
+        if is_local(request.url):
+            route_.continue_()
+        else:
+            log.foreign_requests.append(request.url)
+            route_.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("console", lambda msg: log.console_errors.append(f"{msg.text} @ {msg.location}") if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: log.page_errors.append(str(exc)))
+    page.on("requestfailed", lambda req: log.failed_requests.append(f"{req.url}: {req.failure}"))
+    try:
+        yield page, log
+    finally:
+        context.close()
+        browser.close()

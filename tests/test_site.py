@@ -1,0 +1,208 @@
+"""Assertions on the HTML of one real build of the whole site (the session's `built_site`)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+from urllib.parse import urljoin, urlparse
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+
+from conftest import ROOT
+from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, MATURITY_LABELS
+
+OTHER = {"zh": "en", "en": "zh"}
+SITE_URL = "http://127.0.0.1:8000/"  # mkdocs.yml's default when SITE_URL is unset
+
+
+def page_path(site: Path, url: str) -> Path:
+    return site / url / "index.html" if url.endswith("/") or url == "" else site / url
+
+
+def soup_of(site: Path, url: str) -> BeautifulSoup:
+    return BeautifulSoup(page_path(site, url).read_text(encoding="utf-8"), "html.parser")
+
+
+def resolve(from_url: str, href: str) -> str:
+    """A relative href on the page at site-relative `from_url`, as a site-relative URL."""
+    joined = urljoin("http://site/" + from_url, href)
+    return urlparse(joined).path.lstrip("/")
+
+
+def home_url(lang: str) -> str:
+    return "" if lang == DEFAULT_LANGUAGE else f"{lang}/"
+
+
+# --- every release, both languages ------------------------------------------------------------------
+
+
+def test_site_has_releases(catalog):
+    assert len(catalog.releases) >= 5
+    assert {"1.0", "1.4", "1.5", "1.6", "1.9"} <= {r.version for r in catalog.releases}
+
+
+def test_every_release_has_both_language_pages(built_site, catalog):
+    for release in catalog.releases:
+        for lang in LANGUAGES:
+            page = release.pages[lang]
+            assert page.url == (f"releases/{release.version}/" if lang == "zh" else f"{lang}/releases/{release.version}/")
+            soup = soup_of(built_site, page.url)
+            assert soup.html["lang"] == lang
+            assert soup.find("h1").get_text(strip=True).startswith(page.title.split("：")[0].split(":")[0])
+
+
+def test_release_page_shows_front_matter_facts(built_site, catalog):
+    for release in catalog.releases:
+        for lang, page in release.pages.items():
+            soup = soup_of(built_site, page.url)
+            article = soup.select_one("article")
+            assert article.select_one(".release-date time")["datetime"] == page.date.isoformat()
+            assert article.select_one(".release-source a")["href"] == page.source
+            assert article.select_one(".release-source-link a")["href"] == page.source
+            rows = article.select(".release-meta table tbody tr")
+            assert [r.select_one("a")["href"] for r in rows] == [f"#{f.id}" for f in page.features]
+            assert [r.select_one(".maturity")["data-maturity"] for r in rows] == [f.maturity for f in page.features]
+            for feature in page.features:
+                assert article.find(id=feature.id) is not None, f"{page.path}: no element with id {feature.id}"
+
+
+def test_maturity_labels_are_shown_as_written(built_site, catalog):
+    page = catalog.releases[0].pages["en"]
+    soup = soup_of(built_site, page.url)
+    badges = soup.select(".release-meta .maturity")
+    assert [b.get_text(strip=True) for b in badges] == [MATURITY_LABELS[f.maturity]["en"] for f in page.features]
+
+
+# --- timeline -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_timeline_lists_every_release_newest_first_with_dates(built_site, catalog, lang):
+    soup = soup_of(built_site, home_url(lang))
+    assert soup.html["lang"] == lang
+    entries = soup.select(".timeline .timeline-entry")
+    expected = catalog.pages(lang)
+    assert [e["data-version"] for e in entries] == [p.version for p in expected]
+    dates = [e.select_one(".timeline-date time")["datetime"] for e in entries]
+    assert dates == [p.date.isoformat() for p in expected]
+    assert dates == sorted(dates, reverse=True), "newest first"
+    for entry, page in zip(entries, expected):
+        link = entry.select_one("h2 a")
+        assert resolve(home_url(lang), link["href"]) == page.url
+        assert entry.select_one(".timeline-summary").get_text(strip=True) == page.summary
+        counts = {b["data-maturity"]: int(b.get_text().split()[0]) for b in entry.select(".timeline-counts .maturity")}
+        for label in ("Stable", "Beta", "Prototype"):
+            assert counts[label] == sum(1 for f in page.features if f.maturity == label)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_navigation_lists_releases_newest_first(built_site, catalog, lang):
+    page = catalog.releases[-1].pages[lang]
+    soup = soup_of(built_site, page.url)
+    links = [
+        resolve(page.url, a["href"])
+        for a in soup.select("nav.md-nav--primary a.md-nav__link[href]")
+        if "/releases/" in "/" + resolve(page.url, a["href"])
+    ]
+    release_links = list(dict.fromkeys(links))
+    assert release_links == [p.url for p in catalog.pages(lang)]
+
+
+# --- language switching, lang, hreflang ----------------------------------------------------------------
+
+
+def switcher_targets(soup: BeautifulSoup) -> dict[str, str]:
+    return {a["hreflang"]: a["href"] for a in soup.select("a.md-select__link[hreflang]")}
+
+
+def test_switcher_keeps_the_page(built_site, catalog):
+    for release in catalog.releases:
+        for lang, page in release.pages.items():
+            targets = switcher_targets(soup_of(built_site, page.url))
+            other = release.pages[OTHER[lang]]
+            assert resolve(page.url, targets[OTHER[lang]]) == other.url
+            assert resolve(page.url, targets[lang]) == page.url
+    for lang in LANGUAGES:
+        targets = switcher_targets(soup_of(built_site, home_url(lang)))
+        assert resolve(home_url(lang), targets[OTHER[lang]]) == home_url(OTHER[lang])
+
+
+def test_sitemap_hreflang_is_absolute_with_x_default(built_site, catalog):
+    text = (built_site / "sitemap.xml").read_text(encoding="utf-8")
+    urls = re.findall(r"<url>(.*?)</url>", text, flags=re.S)
+    by_loc = {re.search(r"<loc>(.*?)</loc>", u).group(1): u for u in urls}
+    for release in catalog.releases:
+        for lang, page in release.pages.items():
+            entry = by_loc[SITE_URL + page.url]
+            links = dict(re.findall(r'hreflang="([^"]+)" href="([^"]+)"', entry))
+            assert links == {
+                "zh": SITE_URL + release.pages["zh"].url,
+                "en": SITE_URL + release.pages["en"].url,
+                "x-default": SITE_URL + release.pages["zh"].url,
+            }
+    assert "<lastmod>" not in text, "build dates in the sitemap make builds irreproducible"
+
+
+def test_head_has_no_relative_alternates(built_site, catalog):
+    # Material fetches <alternate>/sitemap.xml for each, which 404s for page URLs (console errors).
+    soup = soup_of(built_site, catalog.releases[0].pages["zh"].url)
+    assert soup.select('head link[rel="alternate"][hreflang]') == []
+
+
+def test_404_speaks_both_languages(built_site):
+    soup = BeautifulSoup((built_site / "404.html").read_text(encoding="utf-8"), "html.parser")
+    article = soup.select_one("article")
+    assert "页面不存在" in article.select_one('[lang="zh"]').get_text()
+    assert "page not found" in article.select_one('[lang="en"]').get_text()
+    hrefs = [a["href"] for a in article.select("a")]
+    assert hrefs == [SITE_URL, SITE_URL + "en/"]
+
+
+# --- nothing from the network --------------------------------------------------------------------------
+
+FOREIGN = re.compile(r"^(https?:)?//", re.I)
+
+
+def is_site_url(url: str) -> bool:
+    return url.startswith(SITE_URL)
+
+
+def test_no_asset_points_outside_the_site(built_site):
+    html_files = sorted(built_site.rglob("*.html"))
+    assert len(html_files) >= 12
+    for path in html_files:
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        for tag in soup.find_all("script", src=True):
+            assert not FOREIGN.match(tag["src"]), f"{path}: script {tag['src']}"
+        for tag in soup.find_all("link", href=True):
+            href = tag["href"]
+            assert not FOREIGN.match(href) or is_site_url(href), f"{path}: link {href}"
+        for tag in soup.find_all("style"):
+            assert "@import" not in tag.get_text(), f"{path}: inline @import"
+        for tag in soup.find_all(["img", "iframe", "source", "video", "audio"], src=True):
+            assert not FOREIGN.match(tag["src"]), f"{path}: {tag.name} {tag['src']}"
+    for css in built_site.rglob("*.css"):
+        for target in re.findall(r"@import\s+(?:url\()?['\"]?([^'\")\s;]+)", css.read_text(encoding="utf-8")):
+            assert not FOREIGN.match(target), f"{css}: @import {target}"
+        for target in re.findall(r"url\(\s*['\"]?((?:https?:)?//[^'\")]+)", css.read_text(encoding="utf-8")):
+            pytest.fail(f"{css}: url({target})")
+
+
+def test_no_google_fonts_or_cdn_in_pages(built_site):
+    for path in built_site.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        for host in ("fonts.googleapis.com", "fonts.gstatic.com", "unpkg.com", "cdn.jsdelivr.net", "cdnjs"):
+            assert host not in text, f"{path} mentions {host}"
+
+
+def test_mkdocs_config_avoids_instant_navigation():
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    assert "navigation.instant" not in config["theme"]["features"]
+    assert config["theme"]["font"] is False
