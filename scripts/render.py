@@ -35,6 +35,7 @@ UI: dict[str, dict[str, str]] = {
         "更新的版本在有官方来源之后才会收录。",
         "features_total": "{n} 项特性",
         "release": "PyTorch {version}",
+        "changes_since": "{previous} → {version} 之间变化的特性",
     },
     "en": {
         "colon": ": ",
@@ -54,6 +55,7 @@ UI: dict[str, dict[str, str]] = {
         "Newer releases are added once an official source exists.",
         "features_total": "{n} features",
         "release": "PyTorch {version}",
+        "changes_since": "What changed from {previous} to {version}",
     },
 }
 
@@ -125,6 +127,8 @@ def release_footer(catalog: Catalog, page: ReleasePage) -> str:
             f'- {t["previous"]}{t["colon"]}[{t["release"].format(version=previous.version)}]({_link(src, _release_src(previous.version))})'
             f" ({prev_page.date.isoformat()}) — {_escape_md(prev_page.summary)}"
         )
+        changes_link = f"{_link(src, 'compare.md')}#from={previous.version}&to={page.version}"
+        lines.append(f"- [{t['changes_since'].format(previous=previous.version, version=page.version)}]({changes_link})")
     else:
         lines.append(f"- {t['none_previous']}")
     if following:
@@ -190,3 +194,195 @@ def timeline(catalog: Catalog, lang: str, from_src: str = "index.md") -> str:
         ]
     lines += ["</div>", ""]
     return "\n".join(lines)
+
+
+# --- views across releases (lifecycle, topics, compare) ------------------------------------------------
+# These emit HTML, not Markdown links, so they take `href(page, anchor)`: the hook computes each URL from
+# MkDocs' own file table, which is right for directory URLs and for the offline copy's `.html` URLs.
+
+UI["zh"].update(
+    {
+        "lifecycle_feature": "特性",
+        "lifecycle_filter": "按领域筛选",
+        "all_areas": "全部领域",
+        "lifecycle_count": "共 {features} 项特性，跨 {releases} 个版本。",
+        "topic_intro": "{area}领域在各版本中的特性，按时间顺序排列（共 {releases} 个版本、{features} 项）。",
+        "topic_empty": "暂无版本在这个领域标注特性。",
+        "compare_from": "起始版本",
+        "compare_to": "目标版本",
+        "compare_button": "比较",
+        "compare_change": "变化",
+        "compare_new": "新增",
+        "compare_changed": "成熟度变化",
+        "compare_noscript": "比较功能需要启用 JavaScript；也可以查看特性生命周期表。",
+    }
+)
+UI["en"].update(
+    {
+        "lifecycle_feature": "Feature",
+        "lifecycle_filter": "Filter by area",
+        "all_areas": "All areas",
+        "lifecycle_count": "{features} features across {releases} releases.",
+        "topic_intro": "Features in the {area} area, release by release, oldest first ({releases} releases, {features} features).",
+        "topic_empty": "No release lists a feature in this area yet.",
+        "compare_from": "From",
+        "compare_to": "To",
+        "compare_button": "Compare",
+        "compare_change": "Change",
+        "compare_new": "new",
+        "compare_changed": "maturity changed",
+        "compare_noscript": "Comparing needs JavaScript; the feature lifecycle table shows the same data.",
+    }
+)
+
+
+def feature_history(catalog: Catalog, lang: str) -> list[dict]:
+    """One entry per feature id: its area, its name (from the newest release) and, per release, its label.
+
+    Ordered by area (as in AREAS), then by the release that first mentions the feature.
+    """
+    oldest_first = list(reversed(catalog.releases))
+    history: dict[str, dict] = {}
+    for index, release in enumerate(oldest_first):
+        for feature in release.pages[lang].features:
+            entry = history.setdefault(feature.id, {"id": feature.id, "area": feature.area, "first": index, "cells": {}})
+            entry["name"] = feature.name  # the newest release's wording wins
+            entry["area"] = feature.area
+            entry["cells"][release.version] = feature.maturity
+    area_order = {area: i for i, area in enumerate(AREAS)}
+    return sorted(history.values(), key=lambda e: (area_order[e["area"]], e["first"], e["id"]))
+
+
+def lifecycle(catalog: Catalog, lang: str, href) -> str:
+    """The feature × release matrix; each cell is the label of that feature in that release."""
+    t = UI[lang]
+    oldest_first = list(reversed(catalog.releases))
+    rows = feature_history(catalog, lang)
+    areas = [a for a in AREAS if any(r["area"] == a for r in rows)]
+    out = [
+        f'<p class="lifecycle-count">{html.escape(t["lifecycle_count"].format(features=len(rows), releases=len(oldest_first)))}</p>',
+        '<div class="lifecycle-filter">',
+        f'<label for="lifecycle-area">{t["lifecycle_filter"]}</label> ',
+        '<select id="lifecycle-area" data-filter-target="lifecycle-table">',
+        f'<option value="">{t["all_areas"]}</option>',
+    ]
+    out += [f'<option value="{area}">{html.escape(AREAS[area][lang])}</option>' for area in areas]
+    out += ["</select>", "</div>", '<div class="lifecycle-scroll">', '<table class="lifecycle" id="lifecycle-table">', "<thead><tr>"]
+    out.append(f'<th scope="col">{t["lifecycle_feature"]}</th><th scope="col">{t["area"]}</th>')
+    for release in oldest_first:
+        out.append(f'<th scope="col"><a href="{href(release.pages[lang])}">{release.version}</a></th>')
+    out.append("</tr></thead><tbody>")
+    for row in rows:
+        out.append(f'<tr data-area="{row["area"]}" data-feature="{row["id"]}">')
+        out.append(f'<th scope="row">{html.escape(row["name"])}</th><td>{html.escape(AREAS[row["area"]][lang])}</td>')
+        for release in oldest_first:
+            label = row["cells"].get(release.version)
+            if label is None:
+                out.append('<td class="lifecycle-empty"></td>')
+            else:
+                link = href(release.pages[lang], row["id"])
+                out.append(f'<td data-version="{release.version}"><a href="{link}">{maturity_badge(label, lang)}</a></td>')
+        out.append("</tr>")
+    out += ["</tbody></table>", "</div>", ""]
+    return "\n".join(out)
+
+
+def topic(catalog: Catalog, area: str, lang: str, href) -> str:
+    """Every release that lists a feature in `area`, oldest first, with those features."""
+    t = UI[lang]
+    releases = [r for r in reversed(catalog.releases) if any(f.area == area for f in r.pages[lang].features)]
+    if not releases:
+        return f'<p class="topic-empty">{t["topic_empty"]}</p>\n'
+    count = sum(1 for r in releases for f in r.pages[lang].features if f.area == area)
+    out = [
+        f'<p class="topic-intro">{html.escape(t["topic_intro"].format(area=AREAS[area][lang], releases=len(releases), features=count))}</p>',
+        '<div class="timeline topic-timeline">',
+    ]
+    for release in releases:
+        page = release.pages[lang]
+        out += [
+            f'<div class="timeline-entry" data-version="{release.version}" data-date="{page.date.isoformat()}">',
+            f'<h2 id="v{release.version.replace(".", "-")}"><a href="{href(page)}">{html.escape(t["release"].format(version=release.version))}</a></h2>',
+            f'<p class="timeline-date"><time datetime="{page.date.isoformat()}">{page.date.isoformat()}</time></p>',
+            '<ul class="topic-features">',
+        ]
+        for feature in page.features:
+            if feature.area == area:
+                out.append(
+                    f'<li data-feature="{feature.id}"><a href="{href(page, feature.id)}">{html.escape(feature.name)}</a> '
+                    f"{maturity_badge(feature.maturity, lang)}</li>"
+                )
+        out += ["</ul>", "</div>"]
+    out += ["</div>", ""]
+    return "\n".join(out)
+
+
+def compare_data(catalog: Catalog, lang: str, href) -> list[dict]:
+    """What the compare page's script needs: releases oldest first, each with its features and URLs."""
+    return [
+        {
+            "version": release.version,
+            "date": release.pages[lang].date.isoformat(),
+            "url": href(release.pages[lang]),
+            "features": [
+                {"id": f.id, "name": f.name, "area": AREAS[f.area][lang], "maturity": f.maturity, "label": MATURITY_LABELS[f.maturity][lang]}
+                for f in release.pages[lang].features
+            ],
+        }
+        for release in reversed(catalog.releases)
+    ]
+
+
+def compare(catalog: Catalog, lang: str, href) -> str:
+    """Two version pickers and an (initially server-rendered) result for the newest pair of releases."""
+    import json
+
+    t = UI[lang]
+    data = compare_data(catalog, lang, href)
+    versions = [r["version"] for r in data]
+    default_from = versions[-2] if len(versions) > 1 else versions[0]
+    default_to = versions[-1]
+
+    def options(selected: str) -> str:
+        return "".join(f'<option value="{v}"{" selected" if v == selected else ""}>PyTorch {v}</option>' for v in versions)
+
+    payload = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    strings = json.dumps({k: t[k] for k in ("compare_new", "compare_changed", "feature", "area", "compare_change")}, ensure_ascii=False)
+    return "\n".join(
+        [
+            '<form class="compare-form" id="compare-form">',
+            f'<label for="compare-from">{t["compare_from"]}</label> <select id="compare-from" name="from">{options(default_from)}</select> ',
+            f'<label for="compare-to">{t["compare_to"]}</label> <select id="compare-to" name="to">{options(default_to)}</select> ',
+            f'<button type="submit" class="md-button md-button--primary">{t["compare_button"]}</button>',
+            "</form>",
+            f"<noscript><p>{t['compare_noscript']}</p></noscript>",
+            '<div id="compare-result" aria-live="polite"></div>',
+            f'<script type="application/json" id="compare-data">{payload}</script>',
+            f'<script type="application/json" id="compare-strings">{strings}</script>',
+            "",
+        ]
+    )
+
+
+def release_changes(catalog: Catalog, from_version: str, to_version: str, lang: str) -> list[dict]:
+    """Features that appeared or changed label after `from_version` up to and including `to_version`.
+
+    The Python twin of the compare page's script, used by tests to check what the page computes.
+    """
+    oldest_first = list(reversed(catalog.releases))
+    versions = [r.version for r in oldest_first]
+    lo, hi = versions.index(from_version), versions.index(to_version)
+    if lo > hi:
+        lo, hi = hi, lo
+    state: dict[str, str] = {}
+    for release in oldest_first[: lo + 1]:
+        for f in release.pages[lang].features:
+            state[f.id] = f.maturity
+    changes = []
+    for release in oldest_first[lo + 1 : hi + 1]:
+        for f in release.pages[lang].features:
+            before = state.get(f.id)
+            if before != f.maturity:
+                changes.append({"id": f.id, "version": release.version, "from": before, "to": f.maturity})
+            state[f.id] = f.maturity
+    return changes

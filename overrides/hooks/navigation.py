@@ -11,9 +11,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.nav import Section  # noqa: E402
 
-from scripts.releases import RELEASES_DIR, cached_catalog, version_key  # noqa: E402
+from scripts.releases import AREAS, RELEASES_DIR, cached_catalog, version_key  # noqa: E402
 
-SECTION_TITLES = {"zh": "版本", "en": "Releases"}
+SECTION_TITLES = {"releases": {"zh": "版本", "en": "Releases"}, "topics": {"zh": "主题", "en": "Topics"}}
+# Top-level order: home, the cross-release views, then the release and topic sections.
+TOP_ORDER = ("index", "lifecycle", "compare", "releases", "topics")
 
 
 def _versions_by_src(config):
@@ -22,16 +24,41 @@ def _versions_by_src(config):
     return {page.src_uri: page.version for release in catalog.releases for page in release.pages.values()}
 
 
+def _section_dir(item):
+    """'releases' for a section whose pages all live in docs/releases/, and so on; None if mixed."""
+    dirs = {child.file.src_uri.split("/")[0] for child in item.children if getattr(child, "file", None)}
+    return dirs.pop() if len(dirs) == 1 and len(item.children) == sum(1 for c in item.children if getattr(c, "file", None)) else None
+
+
+def _top_key(item):
+    if isinstance(item, Section):
+        name = _section_dir(item) or ""
+    else:
+        name = item.file.src_uri.split("/")[0].split(".")[0]
+    return TOP_ORDER.index(name) if name in TOP_ORDER else len(TOP_ORDER)
+
+
+def _topic_key(child):
+    stem = Path(child.file.src_uri).name.split(".")[0]
+    slugs = ["cpp" if area == "C++" else area.lower() for area in AREAS]
+    return slugs.index(stem) if stem in slugs else len(slugs)
+
+
 @event_priority(-200)  # after static-i18n (-100), which rebuilds the navigation per language
 def on_nav(nav, config, files):
     lang = config.theme["language"]
     versions = _versions_by_src(config)
     for item in nav.items:
-        if isinstance(item, Section) and item.children and all(
-            getattr(child, "file", None) and child.file.src_uri.startswith(f"{RELEASES_DIR}/") for child in item.children
-        ):
-            item.title = SECTION_TITLES.get(lang, item.title)
+        if not isinstance(item, Section):
+            continue
+        kind = _section_dir(item)
+        if kind in SECTION_TITLES:
+            item.title = SECTION_TITLES[kind].get(lang, item.title)
+        if kind == RELEASES_DIR:
             item.children.sort(key=lambda child: version_key(versions.get(child.file.src_uri, "0.0")), reverse=True)
+        elif kind == "topics":
+            item.children.sort(key=_topic_key)
+    nav.items.sort(key=_top_key)
     _relink(nav)
     return nav
 

@@ -1,0 +1,323 @@
+"""The views generated from front matter: lifecycle, topics, compare, feeds, releases.json; and that a new
+release page is all it takes to appear in every one of them."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import copy_project, mkdocs_build
+from reference_data import FOUNDING, LIFECYCLE_SAMPLES, OFFICIAL
+from scripts.releases import AREAS, LANGUAGES, load_catalog
+from scripts.render import release_changes
+from test_site import SITE_URL, resolve, soup_of
+
+LANG_PREFIX = {"zh": "", "en": "en/"}
+
+
+def topic_slug(area: str) -> str:
+    return "cpp" if area == "C++" else area.lower()
+
+
+# --- content coverage -----------------------------------------------------------------------------------
+
+
+def test_every_release_with_an_official_source_is_covered(catalog):
+    assert [r.version for r in reversed(catalog.releases)] == list(OFFICIAL)
+
+
+@pytest.mark.parametrize("version", list(OFFICIAL))
+def test_dates_and_sources_match_the_reference(catalog, version):
+    release = catalog.by_version()[version]
+    date, source = OFFICIAL[version]
+    for lang in LANGUAGES:
+        assert release.pages[lang].date.isoformat() == date
+        assert release.pages[lang].source == source
+
+
+def test_founding_releases_are_present(catalog):
+    assert set(FOUNDING) <= {r.version for r in catalog.releases}
+
+
+def test_features_and_labels_equal_across_languages(catalog):
+    for release in catalog.releases:
+        zh, en = release.pages["zh"], release.pages["en"]
+        assert [(f.id, f.area, f.maturity) for f in zh.features] == [(f.id, f.area, f.maturity) for f in en.features]
+
+
+def test_labels_before_1_6_are_informal_and_after_2_8_api_labels(catalog):
+    for release in catalog.releases:
+        labels = {f.maturity for f in release.features}
+        if release.version in ("1.0", "1.1", "1.2"):
+            assert labels <= {"unlabeled"}, release.version
+        if release.version in ("1.3", "1.4", "1.5"):
+            assert labels <= {"unlabeled", "Experimental", "Stable"}, release.version
+        if release.version in ("2.8", "2.9"):
+            assert labels <= {"unlabeled", "API-Stable", "API-Unstable"}, release.version
+
+
+# --- lifecycle ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lifecycle_cells_equal_release_pages(built_site, catalog, lang):
+    url = f"{LANG_PREFIX[lang]}lifecycle/"
+    soup = soup_of(built_site, url)
+    table = soup.select_one("table#lifecycle-table")
+    versions = [th.get_text(strip=True) for th in table.select("thead th")[2:]]
+    assert versions == [r.version for r in reversed(catalog.releases)]
+    rows = {tr["data-feature"]: tr for tr in table.select("tbody tr")}
+    all_ids = {f.id for r in catalog.releases for f in r.features}
+    assert set(rows) == all_ids
+    for release in catalog.releases:
+        page = release.pages[lang]
+        for feature in page.features:
+            cell = rows[feature.id].select_one(f'td[data-version="{release.version}"]')
+            assert cell.select_one(".maturity")["data-maturity"] == feature.maturity
+            target = resolve(url, cell.a["href"].split("#")[0])
+            assert target == page.url and cell.a["href"].endswith(f"#{feature.id}")
+    for feature_id, expected in LIFECYCLE_SAMPLES.items():
+        cells = {td["data-version"]: td.select_one(".maturity")["data-maturity"] for td in rows[feature_id].select("td[data-version]")}
+        for version, label in expected.items():
+            assert cells.get(version) == label, f"{feature_id} in {version}: page says {cells.get(version)}, reference {label}"
+
+
+def test_lifecycle_filter_offers_every_area_in_use(built_site, catalog):
+    soup = soup_of(built_site, "lifecycle/")
+    options = [o["value"] for o in soup.select("#lifecycle-area option") if o["value"]]
+    assert options == [a for a in AREAS if any(f.area == a for r in catalog.releases for f in r.features)]
+
+
+# --- topics ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_topic_pages_list_exactly_the_releases_of_their_area(built_site, catalog, lang):
+    for area in AREAS:
+        url = f"{LANG_PREFIX[lang]}topics/{topic_slug(area)}/"
+        soup = soup_of(built_site, url)
+        listed = [e["data-version"] for e in soup.select(".topic-timeline .timeline-entry")]
+        expected = [r.version for r in reversed(catalog.releases) if any(f.area == area for f in r.features)]
+        assert listed == expected, f"{url}"
+        for entry in soup.select(".topic-timeline .timeline-entry"):
+            release = catalog.by_version()[entry["data-version"]]
+            ids = [li["data-feature"] for li in entry.select("li")]
+            assert ids == [f.id for f in release.pages[lang].features if f.area == area]
+
+
+# --- feeds and JSON -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rss_feed_parses_and_lists_every_release(built_site, catalog, lang):
+    root = ET.parse(built_site / LANG_PREFIX[lang] / "feed.xml").getroot()
+    assert root.tag == "rss" and root.get("version") == "2.0"
+    items = root.findall("./channel/item")
+    assert len(items) == len(catalog.releases) == len(OFFICIAL)
+    for item, release in zip(items, catalog.releases):
+        assert item.findtext("link") == SITE_URL + release.pages[lang].url
+        assert item.findtext("title") == release.pages[lang].title
+        assert item.findtext("pubDate")
+
+
+RELEASES_SCHEMA = {
+    "type": "object",
+    "required": ["schema_version", "languages", "releases"],
+    "properties": {
+        "schema_version": {"const": 1},
+        "languages": {"const": ["zh", "en"]},
+        "releases": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["version", "date", "source", "url", "title", "summary", "features"],
+                "additionalProperties": False,
+                "properties": {
+                    "version": {"type": "string", "pattern": r"^\d+\.\d+$"},
+                    "date": {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+                    "source": {"type": "string", "pattern": "^https://"},
+                    "url": {"$ref": "#/$defs/per_lang_url"},
+                    "title": {"$ref": "#/$defs/per_lang_text"},
+                    "summary": {"$ref": "#/$defs/per_lang_text"},
+                    "features": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["id", "area", "maturity", "name"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+                                "area": {"enum": list(AREAS)},
+                                "maturity": {
+                                    "enum": ["Stable", "Beta", "Prototype", "Experimental", "API-Stable", "API-Unstable", "Deprecated", "unlabeled"]
+                                },
+                                "name": {"$ref": "#/$defs/per_lang_text"},
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
+    "$defs": {
+        "per_lang_text": {
+            "type": "object",
+            "required": ["zh", "en"],
+            "additionalProperties": False,
+            "properties": {"zh": {"type": "string", "minLength": 1}, "en": {"type": "string", "minLength": 1}},
+        },
+        "per_lang_url": {
+            "type": "object",
+            "required": ["zh", "en"],
+            "additionalProperties": False,
+            "properties": {"zh": {"type": "string", "format": "uri"}, "en": {"type": "string", "format": "uri"}},
+        },
+    },
+}
+
+
+def test_releases_json_validates_against_its_schema(built_site, catalog):
+    import jsonschema
+
+    document = json.loads((built_site / "releases.json").read_text(encoding="utf-8"))
+    jsonschema.validate(document, RELEASES_SCHEMA, format_checker=jsonschema.FormatChecker())
+    assert [r["version"] for r in document["releases"]] == [r.version for r in catalog.releases]
+    assert len(document["releases"]) == len(OFFICIAL)
+    for entry in document["releases"]:
+        for lang in LANGUAGES:
+            assert entry["url"][lang] == SITE_URL + catalog.page(entry["version"], lang).url
+            assert (built_site / entry["url"][lang].removeprefix(SITE_URL) / "index.html").is_file()
+
+
+# --- compare --------------------------------------------------------------------------------------------
+
+
+def test_release_changes_reference_logic(catalog):
+    changes = release_changes(catalog, "1.4", "1.5", "zh")
+    assert {"id": "distributed-rpc", "version": "1.5", "from": "Experimental", "to": "Stable"} in changes
+    # Order of the two versions does not matter.
+    assert release_changes(catalog, "1.5", "1.4", "zh") == changes
+    assert release_changes(catalog, "1.6", "1.6", "en") == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang, pair", [("zh", ("1.4", "1.9")), ("en", ("1.8", "2.0"))])
+def test_compare_page_computes_the_same_changes(playwright_instance, served_site, catalog, lang, pair):
+    from browser import browser_page
+
+    with browser_page(playwright_instance) as (page, log):
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/#from={pair[0]}&to={pair[1]}")
+        page.wait_for_selector("#compare-result[data-count]")
+        rows = page.eval_on_selector_all(
+            "#compare-result tbody tr", "rows => rows.map(r => [r.dataset.feature, r.dataset.version])"
+        )
+        expected = [[c["id"], c["version"]] for c in release_changes(catalog, pair[0], pair[1], lang)]
+        assert rows == expected and rows
+        # The links lead to the feature's section on its release page.
+        first = page.locator("#compare-result tbody tr a").first
+        with page.expect_navigation():
+            first.click()
+        assert page.url.split("#")[1] == expected[0][0]
+        log.assert_clean()
+
+
+# --- a new release needs nothing but its pages ------------------------------------------------------------
+
+SYNTHETIC = {
+    "zh": """---
+version: "9.1"
+date: 2031-02-03
+title: "PyTorch 9.1：合成测试版本"
+summary: "仅用于测试的合成版本"
+source: https://pytorch.org/blog/pytorch-9-1/
+features:
+  - id: torch-compile
+    name: torch.compile
+    area: Compiler
+    maturity: Stable
+  - id: synthetic-widget
+    name: 合成特性
+    area: Bindings
+    maturity: Prototype
+---
+
+## 编译器 {{ #area-compiler }}
+
+### torch.compile {{ #torch-compile }}
+
+文字。
+
+## 语言绑定 {{ #area-bindings }}
+
+### 合成特性 {{ #synthetic-widget }}
+
+文字。
+""",
+    "en": """---
+version: "9.1"
+date: 2031-02-03
+title: "PyTorch 9.1: a synthetic release"
+summary: "A synthetic release for tests"
+source: https://pytorch.org/blog/pytorch-9-1/
+features:
+  - id: torch-compile
+    name: torch.compile
+    area: Compiler
+    maturity: Stable
+  - id: synthetic-widget
+    name: Synthetic widget
+    area: Bindings
+    maturity: Prototype
+---
+
+## Compiler {{ #area-compiler }}
+
+### torch.compile {{ #torch-compile }}
+
+Text.
+
+## Bindings {{ #area-bindings }}
+
+### Synthetic widget {{ #synthetic-widget }}
+
+Text.
+""",
+}
+
+
+@pytest.mark.slow
+def test_new_release_page_appears_in_every_view(tmp_path):
+    project = copy_project(tmp_path / "project")
+    (project / "docs/releases/9.1.md").write_text(SYNTHETIC["zh"].replace("{{", "{").replace("}}", "}"), encoding="utf-8")
+    (project / "docs/releases/9.1.en.md").write_text(SYNTHETIC["en"].replace("{{", "{").replace("}}", "}"), encoding="utf-8")
+    site = tmp_path / "site"
+    result = mkdocs_build(project, site)
+    assert result.returncode == 0, result.stdout + result.stderr
+    catalog = load_catalog(project / "docs")
+    assert catalog.releases[0].version == "9.1"
+    for lang in LANGUAGES:
+        prefix = LANG_PREFIX[lang]
+        home = soup_of(site, prefix)
+        assert home.select(".timeline-entry")[0]["data-version"] == "9.1"
+        release_url = f"{prefix}releases/9.1/"
+        nav = [resolve(release_url, a["href"]) for a in soup_of(site, release_url).select("nav.md-nav--primary a.md-nav__link[href]")]
+        assert release_url in nav
+        lifecycle = soup_of(site, f"{prefix}lifecycle/")
+        widget = lifecycle.select_one('tr[data-feature="synthetic-widget"] td[data-version="9.1"] .maturity')
+        assert widget["data-maturity"] == "Prototype"
+        compile_row = lifecycle.select_one('tr[data-feature="torch-compile"] td[data-version="9.1"] .maturity')
+        assert compile_row["data-maturity"] == "Stable"
+        topic = soup_of(site, f"{prefix}topics/bindings/")
+        assert topic.select(".topic-timeline .timeline-entry")[-1]["data-version"] == "9.1"
+        feed = ET.parse(site / prefix / "feed.xml").getroot()
+        assert feed.find("./channel/item/link").text == SITE_URL + release_url
+        compare = soup_of(site, f"{prefix}compare/")
+        data = json.loads(compare.select_one("#compare-data").get_text())
+        assert data[-1]["version"] == "9.1"
+    document = json.loads((site / "releases.json").read_text(encoding="utf-8"))
+    assert document["releases"][0]["version"] == "9.1"
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert f"{SITE_URL}en/releases/9.1/" in sitemap
