@@ -1,5 +1,5 @@
 # The two commands a fresh machine needs (see README.md):
-#   make serve   install, build the site (strict) and serve it at http://127.0.0.1:8000
+#   make serve   install, build the site (strict) and its offline zip, and serve it at http://127.0.0.1:8000
 #   make test    install everything (incl. PyTorch CPU and Debian Chromium) and run the whole test suite
 PYTHON ?= python3
 VENV   ?= .venv
@@ -23,9 +23,10 @@ $(VENV)/.test-installed: $(VENV)/.site-installed
 	$(BIN)/pip install --quiet ".[test,torch]"
 	touch $@
 
-## build: the hosted site into $(SITE)/ (fails on any warning or bad release page)
+## build: the hosted site into $(SITE)/ (fails on any warning or bad release page), with the offline zip
 build: $(VENV)/.site-installed
 	$(BIN)/mkdocs build --strict --site-dir $(SITE)
+	$(BIN)/python -m scripts.offline --site-dir $(SITE)
 
 ## serve: build, then serve exactly what would be published
 serve: build

@@ -87,3 +87,17 @@ def served_site(built_site):
 
     with serve_directory(built_site) as base_url:
         yield base_url
+
+
+@pytest.fixture(scope="session")
+def offline_copy(built_site, tmp_path_factory) -> Path:
+    """The offline zip, built the way `make build` does, unpacked into a temp dir; yields its top folder."""
+    import zipfile
+
+    from scripts.offline import TOP_FOLDER, build_offline_zip
+
+    zip_path = build_offline_zip(ROOT, built_site)
+    unpacked = tmp_path_factory.mktemp("offline")
+    with zipfile.ZipFile(zip_path) as archive:
+        archive.extractall(unpacked)
+    return unpacked / TOP_FOLDER

@@ -1,0 +1,79 @@
+"""The offline zip: built by the main build command, holds both languages, opens and switches language
+from file:// with every network request blocked."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+
+import pytest
+
+from browser import browser_page
+from scripts.offline import ZIP_PATH, search_entries
+
+# Only conditional code paths inside Material's bundle (mermaid diagrams, a ResizeObserver polyfill for
+# old browsers) name a CDN; no page of ours uses them. Everything else must name no foreign host.
+ALLOWED_IN_MATERIAL_BUNDLE = {"https://unpkg.com/mermaid@11/dist/mermaid.min.js", "https://unpkg.com/resize-observer-polyfill"}
+
+
+def test_makefile_build_makes_the_zip():
+    makefile = open("Makefile", encoding="utf-8").read()
+    build_recipe = makefile.split("\nbuild:")[1].split("\n\n")[0]
+    assert "mkdocs build --strict" in build_recipe and "scripts.offline" in build_recipe
+
+
+def test_zip_is_linked_from_every_page(built_site, offline_copy):
+    assert (built_site / ZIP_PATH).is_file()
+    for page in list(built_site.glob("**/index.html"))[:50]:
+        assert 'class="offline-download"' in page.read_text(encoding="utf-8"), page
+    # The offline copy does not link to itself.
+    assert 'class="offline-download"' not in (offline_copy / "index.html").read_text(encoding="utf-8")
+
+
+def test_offline_search_index_holds_both_languages(built_site, offline_copy):
+    json_locations, js_locations = search_entries(offline_copy)
+    assert json_locations == js_locations
+    online = [d for d in re.findall(r'"location":\s*"([^"]*)"', (built_site / "search/search_index.json").read_text(encoding="utf-8"))]
+    assert len(online) == len(js_locations)
+    assert any(loc.startswith("en/") for loc in js_locations) and any(loc.startswith("releases/") for loc in js_locations)
+
+
+def test_offline_copy_names_no_foreign_host(offline_copy):
+    pattern = re.compile(r"https?://[^\s\"'()<>]+")
+    for path in offline_copy.rglob("*"):
+        if path.suffix not in (".html", ".js", ".css"):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if path.suffix == ".html":
+            # Links *to* the official posts are content, not resources; resources are checked below.
+            text = re.sub(r'<a [^>]*href="https?://[^"]*"', "<a", text)
+            text = re.sub(r'<(loc|link)>https?://[^<]*<', "<", text)
+            text = re.sub(r'<link rel="canonical" href="[^"]*"', "", text)
+            text = re.sub(r'xmlns(:\w+)?="[^"]*"', "", text)
+        found = set(pattern.findall(text))
+        if path.name.startswith("bundle.") and path.suffix == ".js":
+            found -= ALLOWED_IN_MATERIAL_BUNDLE
+            found = {u for u in found if not u.startswith(("http://www.w3.org/", "https://github.com/", "https://api.github.com/", "https://gitlab.com/", "https://bitbucket.org"))}
+        if path.suffix == ".js" and "search" in path.name:
+            found = {u for u in found if not u.startswith("http://www.w3.org/")}
+        if "/lunr/" in path.as_posix():
+            found = set()  # lunr's licence headers name their project sites
+        assert not found, f"{path.relative_to(offline_copy)} names {sorted(found)[:5]}"
+
+
+@pytest.mark.browser
+def test_offline_copy_opens_and_switches_language_from_disk(playwright_instance, offline_copy, catalog):
+    release = catalog.by_version()["1.6"]
+    with browser_page(playwright_instance) as (page, log):
+        page.goto((offline_copy / "index.html").as_uri())
+        assert page.evaluate("document.documentElement.lang") == "zh"
+        assert page.locator(".timeline-entry").count() == len(catalog.releases)
+        page.locator('.timeline-entry[data-version="1.6"] h2 a').click()
+        page.wait_for_load_state("load")
+        assert page.url == (offline_copy / "releases" / "1.6.html").as_uri()
+        page.hover(".md-header .md-select")
+        with page.expect_navigation():
+            page.locator('.md-header a.md-select__link[hreflang="en"]').click()
+        assert page.url == (offline_copy / "en" / "releases" / "1.6.html").as_uri()
+        assert page.locator("article h1").first.inner_text().startswith(release.pages["en"].title[:10])
+        log.assert_clean()
