@@ -9,6 +9,7 @@ offline copy, and static-i18n points them at the page of the language being buil
 from __future__ import annotations
 
 import html
+import re
 import posixpath
 
 from scripts.releases import AREAS, MATURITY_LABELS, RELEASES_DIR, Catalog, ReleasePage
@@ -386,3 +387,40 @@ def release_changes(catalog: Catalog, from_version: str, to_version: str, lang: 
                 changes.append({"id": f.id, "version": release.version, "from": before, "to": f.maturity})
             state[f.id] = f.maturity
     return changes
+
+
+# --- Chinese prose ----------------------------------------------------------------------------------------
+
+_CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef\u201c\u201d\u2018\u2019"
+_ENDS_CJK = re.compile(f"[{_CJK}]$")
+_STARTS_CJK = re.compile(f"^\\s*[{_CJK}]")
+_BLOCK_START = re.compile(r"^\s*([-*+>|#]|\d+[.)]\s|<|!!!|\?\?\?|===|\{)")
+
+
+def join_cjk_soft_breaks(markdown: str) -> str:
+    """Join paragraph lines wrapped between two CJK characters.
+
+    A newline inside a paragraph renders as a space, which Chinese does not use between characters:
+    "和\\n“实验性" would show as "和 “实验性". Code fences and block starts (lists, headings, HTML) are left alone.
+    """
+    out: list[str] = []
+    fence: str | None = None
+    for line in markdown.split("\n"):
+        marker = re.match(r"^\s*(`{3,}|~{3,})", line)
+        if fence is None and marker:
+            fence = marker.group(1)
+        elif fence is not None and line.strip().startswith(fence) and set(line.strip()) <= {fence[0]}:
+            fence = None
+            out.append(line)
+            continue
+        if (
+            fence is None
+            and out
+            and _ENDS_CJK.search(out[-1])
+            and _STARTS_CJK.match(line)
+            and not _BLOCK_START.match(line)
+        ):
+            out[-1] += line.lstrip()
+            continue
+        out.append(line)
+    return "\n".join(out)
