@@ -115,7 +115,7 @@ def _short_url(url: str) -> str:
     return url.split("://", 1)[-1].rstrip("/")
 
 
-def release_footer(catalog: Catalog, page: ReleasePage) -> str:
+def release_footer(catalog: Catalog, page: ReleasePage, compare_href: str | None = None) -> str:
     """Previous/next release links and the official source, at the end of every release page."""
     t = UI[page.lang]
     src = f"{RELEASES_DIR}/{page.version}.md"
@@ -128,8 +128,11 @@ def release_footer(catalog: Catalog, page: ReleasePage) -> str:
             f'- {t["previous"]}{t["colon"]}[{t["release"].format(version=previous.version)}]({_link(src, _release_src(previous.version))})'
             f" ({prev_page.date.isoformat()}) — {_escape_md(prev_page.summary)}"
         )
-        changes_link = f"{_link(src, 'compare.md')}#from={previous.version}&to={page.version}"
-        lines.append(f"- [{t['changes_since'].format(previous=previous.version, version=page.version)}]({changes_link})")
+        if compare_href:
+            # Raw HTML: the query lives in the fragment, which MkDocs would report as a missing anchor.
+            changes_link = html.escape(f"{compare_href}#from={previous.version}&to={page.version}")
+            text = html.escape(t["changes_since"].format(previous=previous.version, version=page.version))
+            lines.append(f'- <a class="release-changes" href="{changes_link}">{text}</a>')
     else:
         lines.append(f"- {t['none_previous']}")
     if following:

@@ -8,7 +8,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by path; make `scripts` importable
 
-from scripts.releases import RELEASES_DIR, cached_catalog, language_of, version_key  # noqa: E402
+from mkdocs.utils import get_relative_url  # noqa: E402
+
+from scripts.releases import RELEASES_DIR, cached_catalog, language_of  # noqa: E402
 from scripts.render import release_footer, release_header  # noqa: E402
 
 
@@ -31,7 +33,9 @@ def on_page_markdown(markdown, page, config, files):
     if not found:
         return markdown
     catalog, release = found
-    return release_header(release) + "\n" + markdown + "\n" + release_footer(catalog, release)
+    compare = files.get_file_from_path("compare.md" if release.lang == "zh" else f"compare.{release.lang}.md")
+    compare_href = get_relative_url(compare.url, page.url) if compare else None
+    return release_header(release) + "\n" + markdown + "\n" + release_footer(catalog, release, compare_href)
 
 
 def on_page_content(html, page, config, files):
