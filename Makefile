@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: serve build dev test check-pages chromium clean
+.PHONY: serve build dev test check-pages check-snippets chromium clean
 
 $(VENV)/.site-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,9 +45,18 @@ check-pages: $(VENV)/.site-installed
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
+## check-snippets: every code example parses, matches its translation, runs on torch / compiles against libtorch.
+## Writes to .cache/ and compares with the committed docs/.snippet-status.json, so a changed outcome fails.
+check-snippets: $(VENV)/.test-installed
+	$(BIN)/python -m scripts.snippets check --status-file .cache/snippet-status.json
+	@cmp -s .cache/snippet-status.json docs/.snippet-status.json || { \
+	  echo "docs/.snippet-status.json is stale: run 'python -m scripts.snippets check' and commit it"; \
+	  diff docs/.snippet-status.json .cache/snippet-status.json | head -40; exit 1; }
+
 ## test: the whole suite, as CI runs it
 test: $(VENV)/.test-installed chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory check-snippets
 
 clean:
 	rm -rf $(SITE) .cache .pytest_cache

@@ -46,6 +46,6 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     lang = language_of(Path(src_uri))  # "x.en.md" is English, "x.md" the default language (zh)
     try:
         return insert_badges(markdown, src_uri=src_uri, lang=lang, entries=_entries, attr_list=_attr_list)
-    except Exception as exc:  # never break the build over a badge
-        log.info("snippet badges: skipped %s (%s)", src_uri, exc)
+    except Exception as exc:  # report it (strict builds fail) rather than crash inside Markdown processing
+        log.warning("snippet badges: could not place badges on %s: %s", src_uri, exc)
         return markdown

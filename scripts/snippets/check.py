@@ -1,0 +1,299 @@
+"""`check`: run every check on every page, in order, and decide each block's status.
+
+1. extraction and directives, then syntax (`parse`, `cpp.tree_sitter_problems`)      no torch
+2. bilingual parity and full-width punctuation (`parity`)                              no torch
+3. names exist (`names`)                                                               torch
+4. python/pycon run, output compared, deprecations recorded (`run`)                   torch
+5. cpp type-checked by g++ against libtorch, one TU per page, cached (`cpp`)           g++ + headers
+
+Problems of steps 1-2 are reported before anything runs (`on_phase` is called after each step).
+Steps 4 and 5 share one thread pool of `jobs` workers: g++ translation units (one per distinct page
+code, so a zh/en pair compiles once) and one torch worker per page, forked from a process that
+imported torch once (`run.ForkServer`; `fork=False` starts a fresh interpreter per page instead).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from scripts.snippets.cpp import apply_record, compile_record, page_key, torch_version
+from scripts.snippets.directives import not_run_reason
+from scripts.snippets.extract import extract_site
+from scripts.snippets.model import Diagnostic, Page, Snippet
+from scripts.snippets.parity import full_width_problems, pair_pages, parity_problems
+from scripts.snippets.parse import check_syntax
+from scripts.snippets.run import DEFAULT_TIMEOUT, ForkServer, run_page
+
+__all__ = ["CheckOptions", "Report", "SnippetResult", "attach", "check_site", "status_entries"]
+
+OUTPUT_REASON = "output shown on the page"
+
+
+@dataclass
+class CheckOptions:
+    docs_dir: Path = Path("docs")
+    run: bool = True  # names + running python/pycon (needs torch)
+    cpp: bool = True  # g++ tier (needs g++ and torch's headers)
+    jobs: int = max(1, min(os.cpu_count() or 1, 4))
+    timeout: int = DEFAULT_TIMEOUT
+    cache_dir: Path | None = Path(".cache/snippets")
+    fork: bool = True  # import torch once and fork a worker per page (else one subprocess per page)
+
+
+@dataclass
+class SnippetResult:
+    snippet: Snippet
+    status: str = "parsed"
+    reason: str | None = None
+    deprecation: str | None = None
+    torch: str | None = None
+    problems: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    pages: list[Page]
+    results: dict[str, SnippetResult]
+    diagnostics: list[Diagnostic]  # in the order they were reported
+    page_problems: list[Diagnostic]  # diagnostics that belong to no block
+    torch_version: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    slowest: list[tuple[float, str]] = field(default_factory=list)  # (seconds, what) of pages, TUs, snippets
+
+    @property
+    def failed(self) -> int:
+        return self.counts.get("failed", 0)
+
+
+def attach(diagnostics: list[Diagnostic], pages: list[Page]) -> list[Diagnostic]:
+    """Give a snippet id to diagnostics that fall inside a block (directive line to closing fence)."""
+    ranges: dict[str, list[tuple[int, int, str]]] = {}
+    for page in pages:
+        for s in page.snippets:
+            ranges.setdefault(page.shown, []).append((s.directive_line or s.fence_line, s.end_line, s.id))
+    out = []
+    for d in diagnostics:
+        if d.snippet is None:
+            owner = next((sid for lo, hi, sid in ranges.get(d.path, []) if lo <= d.line <= hi), None)
+            if owner:
+                d = Diagnostic(d.path, d.line, d.col, d.message, d.severity, owner, d.check)
+        out.append(d)
+    return out
+
+
+def _sorted(diags: list[Diagnostic]) -> list[Diagnostic]:
+    return sorted(diags, key=lambda d: d.sort_key)
+
+
+def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]], None] | None = None) -> Report:
+    """Run the checks (see the module docstring) and return every block's result."""
+    started = time.monotonic()
+    timings: dict[str, float] = {}
+    emitted: list[Diagnostic] = []
+
+    def phase(name: str, diags: list[Diagnostic]) -> None:
+        diags = _sorted(attach(diags, pages))
+        emitted.extend(diags)
+        if on_phase:
+            on_phase(name, diags)
+
+    pages = extract_site(options.docs_dir)
+    snippets = [s for page in pages for s in page.snippets]
+    syntax: list[Diagnostic] = [d for page in pages for d in page.problems]
+    for s in snippets:
+        syntax.extend(check_syntax(s))
+    timings["extract+parse"] = time.monotonic() - started
+    phase("syntax", syntax)
+
+    t = time.monotonic()
+    parity: list[Diagnostic] = []
+    for s in snippets:
+        parity.extend(full_width_problems(s))
+    for base, other in pair_pages(pages):
+        parity.extend(parity_problems(base, other))
+    timings["parity"] = time.monotonic() - t
+    phase("parity", parity)
+
+    broken = {d.snippet for d in syntax if d.snippet}
+    runnable = [
+        s for s in snippets if s.lang in ("python", "pycon") and s.id not in broken and not_run_reason(s.directives) is None
+    ]
+    compilable = [s for s in snippets if s.lang == "cpp" and s.id not in broken and not_run_reason(s.directives) is None]
+
+    installed_torch = None
+    if options.run:
+        t = time.monotonic()
+        names: list[Diagnostic] = []
+        try:
+            from scripts.snippets.names import names_problems
+
+            import torch  # noqa: F401 - fail here, once, with a clear message
+
+            installed_torch = torch.__version__.split("+")[0]
+            for page in pages:
+                found, _ = names_problems([s for s in page.snippets if s.id not in broken])
+                names.extend(found)
+        except ImportError as exc:
+            names = [Diagnostic("(torch)", 1, 1, f"cannot check names or run snippets: {exc}; install torch==2.13.0 numpy, or pass --no-run", check="names")]
+            runnable = []
+        timings["names"] = time.monotonic() - t
+        phase("names", names)
+
+    # Runs and compiles share one pool: g++ translation units first (the longest tasks).
+    run_results = {}
+    compile_results = {}
+    t = time.monotonic()
+    by_page_run: dict[str, list[Snippet]] = {}
+    for s in runnable if options.run else []:
+        by_page_run.setdefault(s.page, []).append(s)
+    by_page_cpp: dict[str, list[Snippet]] = {}
+    for s in compilable if options.cpp else []:
+        by_page_cpp.setdefault(s.page, []).append(s)
+    server = None
+    with tempfile.TemporaryDirectory(prefix="snippets-server-") as server_dir:
+        if by_page_run and options.fork and hasattr(os, "fork"):
+            try:
+                server = ForkServer(Path(server_dir))
+                timings["torch imports"] = server.import_seconds
+            except (OSError, RuntimeError):
+                server = None  # fall back to one subprocess (and one torch import) per page
+        try:
+            with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
+                # Pages whose C++ differs only in comments (a release's zh and en page) share one compile.
+                same_code: dict[str, list[tuple[str, list[Snippet]]]] = {}
+                for page, group in by_page_cpp.items():
+                    same_code.setdefault(page_key(group), []).append((page, group))
+                cpp_futures = {key: pool.submit(compile_record, pages_[0][1], options.cache_dir) for key, pages_ in same_code.items()}
+                run_futures = {page: pool.submit(run_page, group, timeout=options.timeout, server=server) for page, group in by_page_run.items()}
+                for key, future in cpp_futures.items():
+                    record, cached, seconds = future.result()
+                    for n, (page, group) in enumerate(same_code[key]):
+                        result = apply_record(record, group)
+                        result.cached, result.seconds = cached or n > 0, seconds if n == 0 else 0.0
+                        result.shared = n > 0
+                        compile_results[page] = result
+                for page, future in run_futures.items():
+                    run_results[page] = future.result()
+        finally:
+            if server is not None:
+                server.close()
+    timings["parallel wall"] = time.monotonic() - t
+    timings["torch runs"] = sum(r.seconds for r in run_results.values())
+    timings["torch imports"] = timings.get("torch imports", 0.0) + sum(r.import_seconds for r in run_results.values())
+    timings["g++"] = sum(r.seconds for r in compile_results.values())
+    timings["g++ TUs"] = len(compile_results)
+    timings["g++ compiled"] = sum(1 for r in compile_results.values() if not r.cached)
+    timings["g++ cached"] = sum(1 for r in compile_results.values() if r.cached and not r.shared)
+    timings["g++ shared"] = sum(1 for r in compile_results.values() if r.shared)
+    timings["worker pages"] = len(run_results)
+
+    run_diags = [d for r in run_results.values() for o in r.outcomes.values() for d in o.problems]
+    phase("run", run_diags)
+    cpp_diags = [d for r in compile_results.values() for d in r.problems]
+    phase("cpp", cpp_diags)
+
+    if installed_torch is None:
+        installed_torch = next((r.torch_version.split("+")[0] for r in run_results.values() if r.torch_version), None)
+    if installed_torch is None and compile_results:
+        installed_torch = (torch_version() or "").split("+")[0] or None
+
+    outcomes = {sid: o for r in run_results.values() for sid, o in r.outcomes.items()}
+    compiled = {sid for r in compile_results.values() for sid in r.compiled}
+    cpp_deprecations = {sid: m for r in compile_results.values() for sid, m in r.deprecations.items()}
+
+    problems_by_id: dict[str, list[Diagnostic]] = {}
+    page_problems = []
+    for d in emitted:
+        if d.severity != "error":
+            continue
+        if d.snippet:
+            problems_by_id.setdefault(d.snippet, []).append(d)
+        else:
+            page_problems.append(d)
+
+    results: dict[str, SnippetResult] = {}
+    for s in snippets:
+        r = SnippetResult(s, problems=problems_by_id.get(s.id, []))
+        reason = not_run_reason(s.directives)
+        if s.lang in ("output", "markdown"):
+            r.status, r.reason = "not-run", OUTPUT_REASON
+        elif reason:
+            r.status, r.reason = "not-run", reason
+        elif s.lang in ("python", "pycon") and s.id in outcomes:
+            o = outcomes[s.id]
+            r.status = o.status
+            r.torch = installed_torch
+            r.deprecation = " / ".join(o.deprecations) or None
+        elif s.lang == "cpp" and s.id in compiled:
+            r.status = "compiled"
+            r.torch = installed_torch
+            r.deprecation = cpp_deprecations.get(s.id)
+        else:
+            r.status = "parsed"
+        if r.problems or s.lang is None:
+            r.status = "failed"
+            r.torch = None
+        results[s.id] = r
+
+    counts = Counter()
+    for r in results.values():
+        if r.snippet.lang in ("output", "markdown"):
+            continue
+        counts["failed" if r.status == "failed" else "skipped" if r.status == "not-run" else "passed"] += 1
+    counts["failed"] += len(page_problems)
+    timings["total"] = time.monotonic() - started
+    slowest = [(r.seconds, f"{page}: torch worker(s), {len(r.outcomes)} block(s), import {r.import_seconds:.1f} s") for page, r in run_results.items()]
+    slowest += [(r.seconds, f"{page}: g++ TU, {len(r.compiled)} block(s){' (cached)' if r.cached else ''}") for page, r in compile_results.items()]
+    by_id = {s.id: s for s in snippets}
+    slowest += [(o.seconds, f"{by_id[sid].page}:{by_id[sid].fence_line}: {by_id[sid].lang} block") for sid, o in outcomes.items()]
+    slowest.sort(reverse=True)
+    return Report(
+        pages=pages,
+        results=results,
+        diagnostics=emitted,
+        page_problems=page_problems,
+        torch_version=installed_torch,
+        timings=timings,
+        counts=dict(counts),
+        slowest=slowest,
+    )
+
+
+def status_entries(report: Report) -> dict[str, dict]:
+    """The status file's entries for a report (see `status`)."""
+    entries = {}
+    for sid, r in report.results.items():
+        s = r.snippet
+        entries[sid] = {
+            "page": s.src_uri,
+            "line": s.fence_line,
+            "lang": s.lang,
+            "status": r.status,
+            "torch": r.torch,
+            "deprecation": r.deprecation,
+            "reason": r.reason,
+            "hash": s.hash,
+        }
+    return entries
+
+
+def summary_table(report: Report) -> list[str]:
+    """Lines like `python   12 ran, 3 not-run` (per language and outcome)."""
+    table: dict[str, Counter] = {}
+    for r in report.results.values():
+        table.setdefault(r.snippet.lang or "untagged", Counter())[r.status] += 1
+    lines = []
+    order = ["python", "pycon", "cpp", "shell", "output", "markdown", "untagged"]
+    for lang in sorted(table, key=lambda x: order.index(x) if x in order else 99):
+        parts = ", ".join(f"{n} {status}" for status, n in sorted(table[lang].items()))
+        lines.append(f"  {lang:<9}{sum(table[lang].values()):>4} blocks: {parts}")
+    return lines
+

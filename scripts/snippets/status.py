@@ -1,0 +1,89 @@
+"""The status file `check` writes (docs/.snippet-status.json) and its staleness check.
+
+One entry per code block, keyed by the block's stable id, with sorted keys and no timestamps so the
+same pages and the same torch always give the same file:
+
+    "releases/1.6#03": {"page": "releases/1.6.md", "line": 88, "lang": "pycon",
+                        "status": "output-matched", "torch": "2.13.0", "deprecation": null,
+                        "reason": null, "hash": "3f2a..."}
+
+status is one of: output-matched (pycon ran, output as the page shows), ran (python ran), compiled
+(cpp type-checked by g++ against libtorch), parsed (syntax checked only), not-run (reason says why),
+failed. The build reads it to draw the badge under each block (`badges`); `stale_problems` says
+where it no longer matches the pages (a block's code hash changed, a block appeared or vanished).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from scripts.snippets.model import Diagnostic, Page
+
+__all__ = [
+    "DEFAULT_STATUS_FILE",
+    "SCHEMA",
+    "STATUSES",
+    "dump_status",
+    "load_status",
+    "stale_problems",
+    "write_status",
+]
+
+SCHEMA = 1
+DEFAULT_STATUS_FILE = ".snippet-status.json"  # inside docs_dir (MkDocs does not publish dot files)
+STATUSES = ("output-matched", "ran", "compiled", "parsed", "not-run", "failed")
+
+
+def dump_status(entries: dict[str, dict], torch_version: str | None) -> str:
+    document = {"schema": SCHEMA, "torch": torch_version, "snippets": entries}
+    return json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_status(path: Path, entries: dict[str, dict], torch_version: str | None) -> bool:
+    """Write the file; returns True when its content changed."""
+    text = dump_status(entries, torch_version)
+    old = path.read_text(encoding="utf-8") if path.exists() else None
+    if old == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
+def load_status(path: Path | str) -> dict:
+    """The parsed status file, or an empty one when it is missing or unreadable (never raises)."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"schema": SCHEMA, "torch": None, "snippets": {}}
+    if not isinstance(document, dict) or not isinstance(document.get("snippets"), dict):
+        return {"schema": SCHEMA, "torch": None, "snippets": {}}
+    return document
+
+
+def stale_problems(pages: list[Page], status: dict, status_path: str) -> list[Diagnostic]:
+    """Where the status file no longer describes the pages (empty when it is up to date)."""
+    entries = status.get("snippets", {})
+    problems = []
+    current = set()
+    for page in pages:
+        for snippet in page.snippets:
+            current.add(snippet.id)
+            entry = entries.get(snippet.id)
+            if entry is None:
+                message = f"{status_path} has no entry for this code block ({snippet.id})"
+            elif entry.get("hash") != snippet.hash:
+                message = f"this code block ({snippet.id}) changed since {status_path} was written"
+            elif entry.get("status") == "failed":
+                message = f"{status_path} records this code block ({snippet.id}) as failed"
+            else:
+                continue
+            problems.append(
+                Diagnostic(page.shown, snippet.fence_line, 1, message + ": run `python -m scripts.snippets check` and commit the result", "error", snippet.id, "status")
+            )
+    for gone in sorted(set(entries) - current):
+        problems.append(
+            Diagnostic(status_path, 1, 1, f"lists {gone}, which is no longer on {entries[gone].get('page', '?')}: run `python -m scripts.snippets check`", "error", None, "status")
+        )
+    return problems
