@@ -15,8 +15,9 @@
   "use strict";
 
   var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
-  var WORD = /[a-z0-9_]+(?:[.:\-][a-z0-9_]+)*/g;
+  var WORD = /[a-z0-9_]+(?:[.\-][a-z0-9_]+)*/g;
   var TITLE_BOOST = 8;
+  var RELEASE_PAGE = /(^|\/)releases\/\d+\.\d+(\/|\.html)$/;  // hosted and offline URLs
 
   function normalize(text) {
     return text.normalize("NFKC").toLowerCase().replace(/\u200b/g, "");
@@ -160,6 +161,9 @@
       var h = hits[k];
       h.coverage = h.covered / weightTotal;
       h.doc = this.docs[h.index];
+      // The timeline, topic and lifecycle pages repeat every release's facts in short entries; the
+      // release page itself is the authority, so its top-level entry gets a head start.
+      if (RELEASE_PAGE.test(h.doc.location)) h.score *= 1.5;
       out.push(h);
     }
     // Pages holding every part of the query come first ("or, failing that, ranks them first").
