@@ -57,6 +57,11 @@ AREAS: dict[str, dict[str, str]] = {
     "Ecosystem": {"zh": "生态", "en": "Ecosystem"},
 }
 
+def area_slug(area: str) -> str:
+    """The topic page name of an area: docs/topics/<slug>.md."""
+    return "cpp" if area == "C++" else area.lower()
+
+
 REQUIRED_FIELDS = ("version", "date", "title", "summary", "source", "features")
 OPTIONAL_FIELDS = ("source_note", "description")
 FEATURE_FIELDS = ("id", "name", "area", "maturity")
@@ -65,7 +70,6 @@ OPTIONAL_FEATURE_FIELDS = ("note",)
 VERSION_RE = re.compile(r"^\d+\.\d+$")
 DATE_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 FEATURE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -384,20 +388,37 @@ def _parse_features(seq: yaml.SequenceNode, line_of, problem) -> list[Feature]:
     return features
 
 
+def scan_fences(lines: list[str]) -> tuple[list[bool], int | None]:
+    """Which lines belong to a fenced code block (fence lines included), and the index of a fence that
+    is opened but never closed (None if all close).
+
+    A fence opens with 3+ backticks or tildes at any indentation (admonitions and lists indent them) and
+    closes with a line of only the same character, at least as many. A shorter inner fence, as in a
+    ````markdown block showing ``` code, is content.
+    """
+    in_code: list[bool] = []
+    fence: str | None = None
+    opened_at = 0
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if fence is None:
+            match = re.match(r"(`{3,}|~{3,})", stripped)
+            if match:
+                fence, opened_at = match.group(1), index
+            in_code.append(fence is not None)
+        else:
+            in_code.append(True)
+            if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+                fence = None
+    return in_code, (opened_at if fence is not None else None)
+
+
 def heading_anchors(body: str) -> set[str]:
     """Ids given to headings with attr_list, e.g. `### Title { #amp }`, outside code fences."""
     anchors: set[str] = set()
-    fence: str | None = None
-    for line in body.split("\n"):
-        match = FENCE_RE.match(line)
-        if fence is None and match:
-            fence = match.group(1)
-            continue
-        if fence is not None:
-            if line.strip().startswith(fence[0] * len(fence)) and set(line.strip()) == {fence[0]}:
-                fence = None
-            continue
-        heading = re.match(r"^#{2,6}\s.*\{([^}]*)\}\s*$", line)
+    lines = body.split("\n")
+    for line, in_code in zip(lines, scan_fences(lines)[0]):
+        heading = None if in_code else re.match(r"^#{2,6}\s.*\{([^}]*)\}\s*$", line)
         if heading:
             anchors.update(re.findall(r"#([\w-]+)", heading.group(1)))
     return anchors
@@ -412,21 +433,11 @@ def _check_feature_sections(features: list[Feature], body: str, body_line: int, 
 
 def _check_fences(body: str, body_line: int, problem) -> None:
     """An unclosed fence swallows the rest of the page silently; report where it opened."""
-    fence: str | None = None
-    opened_at = 0
-    for number, line in enumerate(body.split("\n"), start=body_line):
-        stripped = line.lstrip(" ")
-        char = stripped[:1]
-        if fence is None:
-            match = re.match(r"(`{3,}|~{3,})", stripped)
-            if match:
-                fence, opened_at = match.group(1), number
-        elif char == fence[0]:
-            run = re.match(r"(`+|~+)\s*$", stripped)
-            if run and len(run.group(1)) >= len(fence):
-                fence = None
-    if fence is not None:
-        problem(opened_at, f"code fence '{fence}' opened here is never closed")
+    lines = body.split("\n")
+    unclosed = scan_fences(lines)[1]
+    if unclosed is not None:
+        fence = re.match(r"(`{3,}|~{3,})", lines[unclosed].strip()).group(1)
+        problem(body_line + unclosed, f"code fence '{fence}' opened here is never closed")
 
 
 # --- the whole catalog ----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import html
 import re
 import posixpath
 
-from scripts.releases import AREAS, MATURITY_LABELS, RELEASES_DIR, Catalog, ReleasePage
+from scripts.releases import AREAS, MATURITY_LABELS, RELEASES_DIR, Catalog, ReleasePage, scan_fences
 
 # The labels a timeline entry always counts, even at zero, so entries compare at a glance.
 COUNTED_LABELS = ("Stable", "Beta", "Prototype")
@@ -25,16 +25,13 @@ UI: dict[str, dict[str, str]] = {
         "feature": "特性",
         "area": "领域",
         "maturity": "成熟度",
-        "features_in_release": "本版本特性一览",
         "previous": "上一版本",
         "next": "下一版本",
         "none_previous": "这是本站收录的最早版本。",
         "none_next": "这是本站收录的最新版本。",
-        "around": "前后版本",
         "read_source": "阅读官方发布文章",
         "coverage": "本站收录 PyTorch {first}（{first_date}）至 {last}（{last_date}）共 {count} 个小版本。"
         "更新的版本在有官方来源之后才会收录。",
-        "features_total": "{n} 项特性",
         "release": "PyTorch {version}",
         "changes_since": "{previous} → {version} 之间变化的特性",
     },
@@ -45,16 +42,13 @@ UI: dict[str, dict[str, str]] = {
         "feature": "Feature",
         "area": "Area",
         "maturity": "Maturity",
-        "features_in_release": "Features in this release",
         "previous": "Previous release",
         "next": "Next release",
         "none_previous": "This is the oldest release covered here.",
         "none_next": "This is the newest release covered here.",
-        "around": "Before and after",
         "read_source": "Read the official release post",
         "coverage": "Covers {count} minor releases, from PyTorch {first} ({first_date}) to {last} ({last_date}). "
         "Newer releases are added once an official source exists.",
-        "features_total": "{n} features",
         "release": "PyTorch {version}",
         "changes_since": "What changed from {previous} to {version}",
     },
@@ -406,24 +400,20 @@ def join_cjk_soft_breaks(markdown: str) -> str:
     A newline inside a paragraph renders as a space, which Chinese does not use between characters:
     "和\\n“实验性" would show as "和 “实验性". Code fences and block starts (lists, headings, HTML) are left alone.
     """
+    lines = markdown.split("\n")
+    in_code = scan_fences(lines)[0]
     out: list[str] = []
-    fence: str | None = None
-    for line in markdown.split("\n"):
-        marker = re.match(r"^\s*(`{3,}|~{3,})", line)
-        if fence is None and marker:
-            fence = marker.group(1)
-        elif fence is not None and line.strip().startswith(fence) and set(line.strip()) <= {fence[0]}:
-            fence = None
-            out.append(line)
-            continue
+    previous_in_code = True
+    for line, code in zip(lines, in_code):
         if (
-            fence is None
-            and out
+            not code
+            and not previous_in_code
             and _ENDS_CJK.search(out[-1])
             and _STARTS_CJK.match(line)
             and not _BLOCK_START.match(line)
         ):
             out[-1] += line.lstrip()
-            continue
-        out.append(line)
+        else:
+            out.append(line)
+        previous_in_code = code
     return "\n".join(out)

@@ -11,15 +11,11 @@ from bs4 import BeautifulSoup
 
 from conftest import copy_project, mkdocs_build
 from reference_data import FOUNDING, LIFECYCLE_SAMPLES, OFFICIAL
-from scripts.releases import AREAS, LANGUAGES, load_catalog
+from scripts.releases import AREAS, LANGUAGES, area_slug, load_catalog
 from scripts.render import release_changes
 from test_site import SITE_URL, resolve, soup_of
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
-
-
-def topic_slug(area: str) -> str:
-    return "cpp" if area == "C++" else area.lower()
 
 
 # --- content coverage -----------------------------------------------------------------------------------
@@ -97,7 +93,7 @@ def test_lifecycle_filter_offers_every_area_in_use(built_site, catalog):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_topic_pages_list_exactly_the_releases_of_their_area(built_site, catalog, lang):
     for area in AREAS:
-        url = f"{LANG_PREFIX[lang]}topics/{topic_slug(area)}/"
+        url = f"{LANG_PREFIX[lang]}topics/{area_slug(area)}/"
         soup = soup_of(built_site, url)
         listed = [e["data-version"] for e in soup.select(".topic-timeline .timeline-entry")]
         expected = [r.version for r in reversed(catalog.releases) if any(f.area == area for f in r.features)]

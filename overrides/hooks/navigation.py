@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.nav import Section  # noqa: E402
 
-from scripts.releases import AREAS, RELEASES_DIR, cached_catalog, version_key  # noqa: E402
+from scripts.releases import AREAS, RELEASES_DIR, area_slug, cached_catalog, version_key  # noqa: E402
 
 SECTION_TITLES = {"releases": {"zh": "版本", "en": "Releases"}, "topics": {"zh": "主题", "en": "Topics"}}
 # Top-level order: home, the cross-release views, then the release and topic sections.
@@ -40,7 +40,7 @@ def _top_key(item):
 
 def _topic_key(child):
     stem = Path(child.file.src_uri).name.split(".")[0]
-    slugs = ["cpp" if area == "C++" else area.lower() for area in AREAS]
+    slugs = [area_slug(area) for area in AREAS]
     return slugs.index(stem) if stem in slugs else len(slugs)
 
 

@@ -19,6 +19,7 @@ Front matter is skipped (its lines still count). CRLF is normalised. The languag
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -73,24 +74,11 @@ def snippet_id(src_uri: str, index: int) -> str:
 
 def _split_prefix(line: str) -> tuple[str, int]:
     """The leading run of spaces/tabs/'>' (tabs expanded), and its length in characters."""
-    ws = []
-    index = 0
-    n = 0
-    for c in line:
-        if c not in PREFIX_CHARS:
-            break
-        n += 1
-        if c == "\t":
-            size = TAB_LEN - (index % TAB_LEN)
-            ws.append(" " * size)
-            index += size
-        else:
-            ws.append(c)
-            index += 1
-    return "".join(ws), n
+    removed, rest = _strip_prefix(line, math.inf)
+    return removed, len(line) - len(rest)
 
 
-def _strip_prefix(line: str, width: int) -> tuple[str, str]:
+def _strip_prefix(line: str, width: float) -> tuple[str, str]:
     """Remove up to `width` columns of prefix from a content line: (prefix removed, rest)."""
     ws = []
     virtual = 0
