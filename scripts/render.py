@@ -115,7 +115,9 @@ def release_footer(catalog: Catalog, page: ReleasePage, compare_href: str | None
     src = f"{RELEASES_DIR}/{page.version}.md"
     previous = catalog.previous(page.version)
     following = catalog.next(page.version)
-    lines = ["", "---", "", f'<nav class="release-around" markdown>', ""]
+    # Excluded from the search index: the neighbours' summaries would otherwise count as text of this
+    # page's last section.
+    lines = ["", "---", "", '<nav class="release-around" data-search-exclude markdown>', ""]
     if previous:
         prev_page = previous.pages[page.lang]
         lines.append(
@@ -137,7 +139,7 @@ def release_footer(catalog: Catalog, page: ReleasePage, compare_href: str | None
         )
     else:
         lines.append(f"- {t['none_next']}")
-    lines += ["", "</nav>", "", f'<p class="release-source-link"><a href="{html.escape(page.source)}">{t["read_source"]} ↗</a></p>', ""]
+    lines += ["", "</nav>", "", f'<p class="release-source-link" data-search-exclude><a href="{html.escape(page.source)}">{t["read_source"]} ↗</a></p>', ""]
     return "\n".join(lines)
 
 

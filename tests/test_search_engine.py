@@ -19,6 +19,7 @@ DOCS = [
     {"location": "releases/1.2/", "title": "PyTorch 1.2", "text": "<p>分布式\u200b训练\u200b与\u200b数据\u200b并行</p>"},
     {"location": "en/releases/1.2/", "title": "PyTorch 1.2", "text": "<p>Distributed training and <code>torch.jit.fork</code> in 1.2</p>"},
     {"location": "en/releases/1.3/", "title": "PyTorch 1.3", "text": "<p>The release trains models; <code>channels_last</code> memory format.</p>"},
+    {"location": "en/releases/1.3/#named-tensors", "title": "Named tensors", "text": "<p>Dimensions carry names.</p>"},
 ]
 
 
@@ -103,3 +104,10 @@ def test_worker_protocol_setup_then_query():
         % json.dumps(str(ENGINE))
     )
     assert messages[0] == [1, None] and messages[1][0] == 3 and messages[1][1] >= 2
+
+
+def test_group_starts_with_its_page_even_when_only_a_section_matched():
+    groups = node('const i = new S.Index(DOCS, "en"); console.log(JSON.stringify(i.search("dimensions")));')
+    assert [item["location"] for item in groups[0]] == ["en/releases/1.3/", "en/releases/1.3/#named-tensors"]
+    assert groups[0][0]["terms"] == {"dimensions": False} and groups[0][1]["terms"] == {"dimensions": True}
+    assert groups[0][1]["parent"]["location"] == "en/releases/1.3/"

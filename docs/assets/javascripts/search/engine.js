@@ -231,9 +231,12 @@
     this.docs.forEach(function (d) { byLocation[d.location] = d; });
     return pages.slice(0, limit || 50).map(function (p) {
       var hits = p.hits.slice();
-      var pageHit = hits.filter(function (h) { return h.doc.location === p.page; })[0];
-      if (pageHit) hits = [pageHit].concat(hits.filter(function (h) { return h !== pageHit; }));
       var parent = byLocation[p.page];
+      // Material shows a group's first entry as its heading: always the page, even when only its
+      // sections matched (then with no term marked as found).
+      var pageHit = hits.filter(function (h) { return h.doc.location === p.page; })[0];
+      if (!pageHit && parent) pageHit = { doc: parent, score: 0, coverage: 0, matched: Object.create(null) };
+      if (pageHit) hits = [pageHit].concat(hits.filter(function (h) { return h !== pageHit; }));
       return hits.slice(0, 8).map(function (h) {
         var terms = Object.create(null);
         units.forEach(function (u) {
