@@ -125,8 +125,9 @@ def release_footer(catalog: Catalog, page: ReleasePage, compare_href: str | None
             f" ({prev_page.date.isoformat()}) — {_escape_md(prev_page.summary)}"
         )
         if compare_href:
-            # Raw HTML: the query lives in the fragment, which MkDocs would report as a missing anchor.
-            changes_link = html.escape(f"{compare_href}#from={previous.version}&to={page.version}")
+            # Raw HTML: MkDocs would try to resolve a Markdown link with a query as a file. The pair is a
+            # query, not a #fragment: it is view state, and a fragment would name an element that does not exist.
+            changes_link = html.escape(f"{compare_href}?from={previous.version}&to={page.version}")
             text = html.escape(t["changes_since"].format(previous=previous.version, version=page.version))
             lines.append(f'- <a class="release-changes" href="{changes_link}">{text}</a>')
     else:

@@ -205,7 +205,7 @@ def test_compare_page_computes_the_same_changes(playwright_instance, served_site
     from browser import browser_page
 
     with browser_page(playwright_instance) as (page, log):
-        page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/#from={pair[0]}&to={pair[1]}")
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/?from={pair[0]}&to={pair[1]}")
         page.wait_for_selector("#compare-result[data-count]")
         rows = page.eval_on_selector_all(
             "#compare-result tbody tr", "rows => rows.map(r => [r.dataset.feature, r.dataset.version])"
@@ -317,3 +317,23 @@ def test_new_release_page_appears_in_every_view(tmp_path):
     assert document["releases"][0]["version"] == "9.1"
     sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
     assert f"{SITE_URL}en/releases/9.1/" in sitemap
+
+
+@pytest.mark.browser
+def test_what_changed_link_works_from_disk_and_old_fragment_links_still_work(playwright_instance, offline_copy, served_site, catalog):
+    from browser import browser_page
+
+    expected = [[c["id"], c["version"]] for c in release_changes(catalog, "1.5", "1.6", "en")]
+    with browser_page(playwright_instance) as (page, log):
+        page.goto((offline_copy / "en" / "releases" / "1.6.html").as_uri())
+        with page.expect_navigation():
+            page.locator("a.release-changes").click()
+        page.wait_for_selector("#compare-result[data-count]")
+        assert page.url.endswith("compare.html?from=1.5&to=1.6")
+        rows = page.eval_on_selector_all("#compare-result tbody tr", "rows => rows.map(r => [r.dataset.feature, r.dataset.version])")
+        assert rows == expected and rows
+        # A link shared before the pair moved from the fragment to the query.
+        page.goto(f"{served_site}en/compare/#from=1.5&to=1.6")
+        page.wait_for_selector("#compare-result[data-count]")
+        assert page.eval_on_selector_all("#compare-result tbody tr", "rows => rows.map(r => [r.dataset.feature, r.dataset.version])") == expected
+        log.assert_clean()

@@ -16,7 +16,7 @@
       });
     }
     select.addEventListener("change", apply);
-    var fromHash = new URLSearchParams(location.hash.slice(1)).get("area");
+    var fromHash = new URLSearchParams(location.search || location.hash.slice(1)).get("area");
     if (fromHash) { select.value = fromHash; }
     apply();
   }
@@ -96,10 +96,15 @@
       wrap.appendChild(inner);
       result.appendChild(wrap);
       result.setAttribute("data-count", String(rows.length));
-      history.replaceState(null, "", "#from=" + from.value + "&to=" + to.value);
+      // The pair goes in the query (view state, shareable); older links carried it in the fragment.
+      try {
+        history.replaceState(null, "", "?from=" + from.value + "&to=" + to.value);
+      } catch (error) {
+        // Some browsers refuse to change a file:// URL's query; the page still works, unshareable.
+      }
     }
 
-    var params = new URLSearchParams(location.hash.slice(1));
+    var params = new URLSearchParams(location.search || location.hash.slice(1));
     if (params.get("from")) from.value = params.get("from");
     if (params.get("to")) to.value = params.get("to");
     form.addEventListener("submit", function (event) { event.preventDefault(); render(); });
