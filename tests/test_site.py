@@ -146,10 +146,18 @@ def test_sitemap_hreflang_is_absolute_with_x_default(built_site, catalog):
     assert "<lastmod>" not in text, "build dates in the sitemap make builds irreproducible"
 
 
-def test_head_has_no_relative_alternates(built_site, catalog):
-    # Material fetches <alternate>/sitemap.xml for each, which 404s for page URLs (console errors).
-    soup = soup_of(built_site, catalog.releases[0].pages["zh"].url)
-    assert soup.select('head link[rel="alternate"][hreflang]') == []
+@pytest.mark.browser
+def test_hreflang_links_cost_no_request(playwright_instance, served_site, catalog):
+    """Unpatched, Material fetches <alternate>/../sitemap.xml for each hreflang link: 404s and console errors."""
+    from browser import browser_page
+
+    with browser_page(playwright_instance) as (page, log):
+        requested = []
+        page.on("request", lambda request: requested.append(request.url))
+        page.goto(served_site + catalog.releases[0].pages["en"].url, wait_until="networkidle")
+        assert page.locator('head link[rel="alternate"][hreflang]').count() == 3
+        assert not [url for url in requested if "sitemap" in url]
+        log.assert_clean()
 
 
 def test_404_speaks_both_languages(built_site):
