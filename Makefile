@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: serve build dev test check-pages check-snippets chromium clean
+.PHONY: serve build dev test check-pages check-snippets chromium java clean
 
 $(VENV)/.site-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,16 @@ dev: $(VENV)/.site-installed
 check-pages: $(VENV)/.site-installed
 	$(BIN)/python -m scripts.releases
 
+## node_modules: the checkers the tests run (axe-core, the Nu HTML checker's vnu.jar) and Lighthouse for
+## the benchmark, pinned in package-lock.json. Nothing from here is served to readers.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
+
+## java: the Nu HTML checker runs on Java 11+ (present on this project's machines; installed if missing)
+java:
+	@command -v java >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq default-jre-headless >/dev/null; }
+
 ## chromium: browser tests drive Debian's Chromium (Playwright cannot download one here)
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
@@ -54,7 +64,7 @@ check-snippets: $(VENV)/.test-installed
 	  diff docs/.snippet-status.json .cache/snippet-status.json | head -40; exit 1; }
 
 ## test: the whole suite, as CI runs it
-test: $(VENV)/.test-installed chromium
+test: $(VENV)/.test-installed node_modules/.installed chromium java
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory check-snippets
 

@@ -19,13 +19,23 @@ def worker_source(engine: str, lang: str) -> str:
     return f'self.SEARCH_LANG = "{lang}";\nself.TIMELINE_SEARCH_WORKER = true;\n{engine}'
 
 
-@event_priority(-90)
-def on_post_page(output, page, config):
-    lang = config.theme["language"]
+def point_at_our_worker(output: str, lang: str, where: str) -> str:
     replaced, count = MATERIAL_WORKER.subn(lambda m: f"{m.group(1)}{m.group(2)}{WORKER.format(lang=lang)}{m.group(3)}", output)
     if count != 1:
-        raise RuntimeError(f"{page.file.src_uri}: expected Material's search worker URL once in the page config, found {count}")
+        raise RuntimeError(f"{where}: expected Material's search worker URL once in the page config, found {count}")
     return replaced
+
+
+@event_priority(-90)
+def on_post_page(output, page, config):
+    return point_at_our_worker(output, config.theme["language"], page.file.src_uri)
+
+
+def on_post_template(output_content, template_name, config):
+    # The 404 page is a theme template, not a page: it has a search box too.
+    if template_name != "404.html":
+        return output_content
+    return point_at_our_worker(output_content, config.theme["language"], template_name)
 
 
 def on_post_build(config):
