@@ -71,10 +71,11 @@ def is_local(url: str) -> bool:
 
 
 @contextmanager
-def browser_page(playwright):
-    """A fresh Chromium page that aborts and records every request leaving this machine."""
+def browser_page(playwright, **context_options):
+    """A fresh Chromium page that aborts and records every request leaving this machine.
+    context_options go to Playwright's new_context (e.g. color_scheme="dark", viewport=...)."""
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-    context = browser.new_context()
+    context = browser.new_context(**context_options)
     log = BrowserLog()
 
     def route(route_, request):

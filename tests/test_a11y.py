@@ -1,0 +1,75 @@
+"""Gate: axe-core (npm axe-core, pinned in package-lock.json) finds no serious or critical accessibility
+violation on any page type, in both languages and both colour schemes, search open with results included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from browser import browser_page
+from search_ui import run_query
+
+AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
+BLOCKING = ("serious", "critical")
+SCHEMES = {"light": "default", "dark": "slate"}
+PAGE_TYPES = {
+    "home": "",
+    "release": "releases/1.6/",
+    "lifecycle": "lifecycle/",
+    "topic": "topics/distributed/",
+    "compare": "compare/",
+}
+SEARCH = {"zh": "分布式训练", "en": "training"}
+LANG_PREFIX = {"zh": "", "en": "en/"}
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module", params=sorted(SCHEMES))
+def scheme_page(request, playwright_instance):
+    """One browser per colour scheme; the scheme comes from the reader's system setting, as Material reads it."""
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
+    with browser_page(playwright_instance, color_scheme=request.param) as (page, log):
+        yield request.param, page, log
+
+
+def blocking_violations(page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [
+        f"{v['impact']} {v['id']}: {v['help']} at {[' '.join(n['target']) + ' (' + n['failureSummary'][:160] + ')' for n in v['nodes'][:3]]}"
+        for v in violations
+        if v["impact"] in BLOCKING
+    ]
+
+
+def open_in_scheme(page, url: str, scheme: str) -> None:
+    page.goto(url)
+    assert page.evaluate("document.body.dataset.mdColorScheme") == SCHEMES[scheme]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("page_type", sorted(PAGE_TYPES))
+def test_page_type_has_no_serious_violation(scheme_page, served_site, lang, page_type):
+    scheme, page, log = scheme_page
+    open_in_scheme(page, served_site + LANG_PREFIX[lang] + PAGE_TYPES[page_type], scheme)
+    assert blocking_violations(page) == []
+    log.assert_clean()
+
+
+def test_404_page_has_no_serious_violation(scheme_page, served_site):
+    scheme, page, log = scheme_page
+    open_in_scheme(page, served_site + "404.html", scheme)
+    assert blocking_violations(page) == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_open_search_with_results_has_no_serious_violation(scheme_page, served_site, lang):
+    scheme, page, log = scheme_page
+    open_in_scheme(page, served_site + LANG_PREFIX[lang], scheme)
+    links, _ = run_query(page, SEARCH[lang])
+    assert links, "the search gave no results to check"
+    assert page.locator(".md-search-result__item").first.is_visible()
+    assert blocking_violations(page) == []
