@@ -4,7 +4,7 @@
 
 Runs a second, strict MkDocs build with OFFLINE=true (Material's offline plugin: `.html` URLs, search index
 as a script, vendored iframe-worker shim), checks that the offline search index holds both languages,
-drops files nothing loads (source maps, lunr stemmers of other languages), and writes
+drops files nothing loads (source maps, lunr stemmers of other languages, the 404 page), and writes
 `<site-dir>/downloads/pytorch-timeline-offline.zip` with sorted entries and fixed timestamps, so the same
 commit always gives the same bytes.
 """
@@ -65,6 +65,9 @@ def check_offline_site(site: Path) -> None:
 
 
 def prune(site: Path) -> None:
+    # A 404 page is for a web server to send; from disk nothing reaches it, and its root-absolute
+    # asset URLs (/assets/...) would not load there anyway.
+    (site / "404.html").unlink(missing_ok=True)
     for path in site.rglob("*.map"):
         path.unlink()
     lunr_min = site / "assets" / "javascripts" / "lunr" / "min"

@@ -11,10 +11,6 @@ import pytest
 from browser import browser_page
 from scripts.offline import ZIP_PATH, search_entries
 
-# Only conditional code paths inside Material's bundle (mermaid diagrams, a ResizeObserver polyfill for
-# old browsers) name a CDN; no page of ours uses them. Everything else must name no foreign host.
-ALLOWED_IN_MATERIAL_BUNDLE = {"https://unpkg.com/mermaid@11/dist/mermaid.min.js", "https://unpkg.com/resize-observer-polyfill"}
-
 
 def test_makefile_build_makes_the_zip():
     makefile = open("Makefile", encoding="utf-8").read()
@@ -36,35 +32,6 @@ def test_offline_search_index_holds_both_languages(built_site, offline_copy):
     online = [d for d in re.findall(r'"location":\s*"([^"]*)"', (built_site / "search/search_index.json").read_text(encoding="utf-8"))]
     assert len(online) == len(js_locations)
     assert any(loc.startswith("en/") for loc in js_locations) and any(loc.startswith("releases/") for loc in js_locations)
-
-
-def test_offline_copy_names_no_foreign_host(offline_copy):
-    """No resource of the offline copy may come from another host. In HTML that means every attribute that
-    loads something and every inline script or style; links *to* pages (official posts) and URLs shown as
-    text inside code examples are content, not resources."""
-    from bs4 import BeautifulSoup
-
-    url = re.compile(r"(?:https?:)?//(?:[a-z0-9-]+\.)+[a-z]{2,}[^\s\"'()<>`]*", re.I)
-    for path in sorted(offline_copy.rglob("*")):
-        if path.suffix == ".html":
-            soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-            loaded = [t.get("src") for t in soup.find_all(src=True)]
-            loaded += [t["href"] for t in soup.find_all("link", href=True) if "canonical" not in t.get("rel", [])]
-            inline = " ".join(t.get_text() for t in soup.find_all(["script", "style"]) if t.get("type") != "application/json")
-            found = {u for u in loaded if url.match(u or "")} | set(url.findall(inline))
-        elif path.suffix in (".js", ".css") and path.parent.name != "search":  # search/ holds page text, not code
-            # Minified JS holds regex literals like /\/\/i.test/: only full http(s) URLs count there.
-            found = {u for u in url.findall(path.read_text(encoding="utf-8", errors="replace")) if u.lower().startswith("http")}
-            if path.name.startswith("bundle."):
-                found -= ALLOWED_IN_MATERIAL_BUNDLE | {"https://clipboardjs.com/"}  # licence header
-            # Namespace URIs, comments citing sources (Porter stemmer), licence headers and repository-link
-            # parsers are not requests.
-            found = {u for u in found if not re.match(r"(https?:)?//(www\.w3\.org|github\.com|api\.github\.com|gitlab\.com|tartarus\.org|fontawesome\.com|bit\.ly|bitbucket\.org|opensource\.org|lunrjs\.com|mths\.be|feross\.org|fb\.me)", u)}
-            if "/lunr/" in path.as_posix():
-                found = set()  # lunr's licence headers name their project sites
-        else:
-            continue
-        assert not found, f"{path.relative_to(offline_copy)} names {sorted(found)[:5]}"
 
 
 @pytest.mark.browser

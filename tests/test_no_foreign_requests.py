@@ -1,0 +1,112 @@
+"""Gate: the site loads nothing from any other host. Statically: no HTML, CSS or JS file of the hosted build
+or the offline copy names a CDN or font service as something to load. In the browser: browsing every page
+type in both languages and searching, hosted and from disk, requests nothing but the site itself."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from browser import browser_page
+from search_ui import run_query
+
+URL = re.compile(r"(?:https?:)?//(?:[a-z0-9-]+\.)+[a-z]{2,}[^\s\"'()<>`]*", re.I)
+CDNS_AND_FONT_SERVICES = re.compile(
+    r"fonts\.googleapis\.com|fonts\.gstatic\.com|cdn\.jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com|use\.fontawesome\.com|"
+    r"kit\.fontawesome\.com|ajax\.googleapis\.com|code\.jquery\.com|polyfill\.io|bootstrapcdn\.com|use\.typekit\.net|fonts\.bunny\.net",
+    re.I,
+)
+# Dormant code paths in Material's bundle: a mermaid loader (no page has a diagram) and a ResizeObserver
+# polyfill for browsers without one. Never requested (the browser tests below would catch it).
+MATERIAL_DORMANT = {"https://unpkg.com/mermaid@11/dist/mermaid.min.js", "https://unpkg.com/resize-observer-polyfill"}
+# Namespace URIs, sources cited in comments and licence headers, and repository-link parsers: not requests.
+NOT_REQUESTS = re.compile(
+    r"(https?:)?//(www\.w3\.org|github\.com|api\.github\.com|gitlab\.com|tartarus\.org|fontawesome\.com|bit\.ly|bitbucket\.org|"
+    r"opensource\.org|lunrjs\.com|mths\.be|feross\.org|fb\.me|clipboardjs\.com)"
+)
+# <link> relations that load something (canonical, alternate, prev/next only name pages).
+LOADING_RELS = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "manifest", "preconnect", "dns-prefetch", "apple-touch-icon"}
+
+
+def loaded_urls(path: Path) -> set[str]:
+    """Foreign URLs a file would load: for HTML every loading attribute and inline script or style (links
+    *to* pages, like the official posts, and URLs inside code examples are content); for JS and CSS any
+    full http(s) URL (minified JS holds regex literals like /\\/\\//, so protocol-relative ones don't count)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if path.suffix == ".html":
+        soup = BeautifulSoup(text, "html.parser")
+        loaded = [t.get("src") for t in soup.find_all(src=True)]
+        loaded += [t["href"] for t in soup.find_all("link", href=True) if LOADING_RELS & set(t.get("rel", []))]
+        inline = " ".join(t.get_text() for t in soup.find_all(["script", "style"]) if t.get("type") != "application/json")
+        return {u for u in loaded if URL.match(u or "")} | set(URL.findall(inline))
+    found = {u for u in URL.findall(text) if u.lower().startswith("http")}
+    if path.name.startswith("bundle."):
+        found -= MATERIAL_DORMANT
+    return {u for u in found if not NOT_REQUESTS.match(u)}
+
+
+def code_files(site: Path) -> list[Path]:
+    # search/ holds page text (the index), lunr/ only licence headers naming lunr's sites.
+    return [
+        p for p in sorted(site.rglob("*"))
+        if p.suffix in (".html", ".js", ".css") and "search" != p.parent.name and "/lunr/" not in p.as_posix() and "downloads" not in p.parts
+    ]
+
+
+@pytest.mark.parametrize("build", ["hosted", "offline"])
+def test_no_file_loads_from_another_host(build, built_site, offline_copy):
+    site = built_site if build == "hosted" else offline_copy
+    files = code_files(site)
+    assert len(files) > 90
+    named = {f.relative_to(site).as_posix(): sorted(loaded_urls(f))[:5] for f in files if loaded_urls(f)}
+    assert named == {}
+
+
+@pytest.mark.parametrize("build", ["hosted", "offline"])
+def test_no_cdn_or_font_service_is_named_anywhere(build, built_site, offline_copy):
+    site = built_site if build == "hosted" else offline_copy
+    named = {}
+    for path in code_files(site):
+        hits = set(m.group(0) for m in CDNS_AND_FONT_SERVICES.finditer(path.read_text(encoding="utf-8", errors="replace")))
+        if path.name.startswith("bundle.") and path.suffix == ".js":
+            text = path.read_text(encoding="utf-8")
+            # Exactly the dormant URLs, nothing more.
+            assert sum(text.count(u) for u in MATERIAL_DORMANT) == len(CDNS_AND_FONT_SERVICES.findall(text)), path
+            continue
+        if hits:
+            named[path.relative_to(site).as_posix()] = sorted(hits)
+    assert named == {}
+
+
+PAGES = {"home": "", "release": "releases/1.6/", "lifecycle": "lifecycle/", "topic": "topics/compiler/", "compare": "compare/?from=1.13&to=2.0"}
+
+
+def offline_url(copy: Path, path: str) -> str:
+    page, _, query = path.partition("?")
+    # Offline URLs: a page is <name>.html, a language's home <lang>/index.html.
+    target = copy / page / "index.html" if page in ("", "en/") else copy / (page.rstrip("/") + ".html")
+    return target.as_uri() + (f"?{query}" if query else "")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("build", ["hosted", "offline"])
+def test_browsing_and_searching_requests_only_the_site(build, playwright_instance, served_site, offline_copy):
+    url = (lambda p: served_site + p) if build == "hosted" else (lambda p: offline_url(offline_copy, p))
+    with browser_page(playwright_instance) as (page, log):
+        for lang, prefix in (("zh", ""), ("en", "en/")):
+            for path in PAGES.values():
+                page.goto(url(prefix + path), wait_until="networkidle")
+            links, _ = run_query(page, {"zh": "编译", "en": "compiler"}[lang])
+            assert links
+            with page.expect_navigation():
+                page.locator(".md-search-result__item > a").first.click()
+            page.wait_for_load_state("networkidle")
+        if build == "hosted":
+            page.goto(served_site + "404.html", wait_until="networkidle")
+        else:
+            assert not (offline_copy / "404.html").exists(), "a 404 page is for servers; the offline copy has none"
+        assert log.foreign_requests == []
+        log.assert_clean()
