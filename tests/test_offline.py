@@ -29,7 +29,7 @@ def test_zip_is_linked_from_every_page(built_site, offline_copy):
 def test_offline_search_index_holds_both_languages(built_site, offline_copy):
     json_locations, js_locations = search_entries(offline_copy)
     assert json_locations == js_locations
-    online = [d for d in re.findall(r'"location":\s*"([^"]*)"', (built_site / "search/search_index.json").read_text(encoding="utf-8"))]
+    online = [d for d in re.findall(r'"location":\s*"([^"]*)"', (built_site / "search/search_docs.json").read_text(encoding="utf-8"))]
     assert len(online) == len(js_locations)
     assert any(loc.startswith("en/") for loc in js_locations) and any(loc.startswith("releases/") for loc in js_locations)
 

@@ -71,3 +71,21 @@ def test_results_of_the_other_language_come_last_and_marked(playwright_instance,
         languages = ["en" if "/en/" in link else "zh" for link in links]
         assert languages == sorted(languages, key=lambda l: l != "en"), languages
         log.assert_clean()
+
+
+def test_page_views_do_not_load_the_search_documents_until_a_search(playwright_instance, served_site, built_site):
+    """overrides/hooks/lazy_search_index.py: Material's per-page index is config only; the worker fetches the
+    documents on the first query, once."""
+    assert (built_site / "search" / "search_index.json").stat().st_size < 2_000
+    with browser_page(playwright_instance) as (page, log):
+        requested = []
+        # On the context: the worker's own requests are not the page's.
+        page.context.on("request", lambda request: requested.append(request.url.split("/")[-1]))
+        page.goto(served_site + "releases/1.6/", wait_until="networkidle")
+        page.goto(served_site + "en/", wait_until="networkidle")
+        assert "search_index.json" in requested and "search_docs.json" not in requested
+        links, _ = run_query(page, "amp")
+        assert links and requested.count("search_docs.json") == 1
+        run_query(page, "compile")
+        assert requested.count("search_docs.json") == 1
+        log.assert_clean()

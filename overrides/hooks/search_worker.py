@@ -15,8 +15,12 @@ WORKER = "assets/javascripts/search/worker.{lang}.js"
 MATERIAL_WORKER = re.compile(r'("search":\s*")([^"]*?)assets/javascripts/workers/search\.[0-9a-f]+\.min\.js(")')
 
 
+# Where the worker fetches the search documents on the first query (hosted site), relative to the worker.
+SEARCH_DOCS = "../../../search/search_docs.json"
+
+
 def worker_source(engine: str, lang: str) -> str:
-    return f'self.SEARCH_LANG = "{lang}";\nself.TIMELINE_SEARCH_WORKER = true;\n{engine}'
+    return f'self.SEARCH_LANG = "{lang}";\nself.SEARCH_DOCS = "{SEARCH_DOCS}";\nself.TIMELINE_SEARCH_WORKER = true;\n{engine}'
 
 
 def point_at_our_worker(output: str, lang: str, where: str) -> str:

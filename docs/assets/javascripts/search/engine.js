@@ -256,16 +256,40 @@
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.TimelineSearch = api;
 
-  /* Worker side: Material's protocol (SETUP 0 -> READY 1, QUERY 2 -> RESULT 3). */
+  /* Worker side: Material's protocol (SETUP 0 -> READY 1, QUERY 2 -> RESULT 3).
+   * The hosted site hands Material an index without documents (overrides/hooks/lazy_search_index.py), so
+   * no page view pays for it; the documents are fetched here on the first query (root.SEARCH_DOCS, relative
+   * to this worker). The offline copy passes them in SETUP, as Material does: file:// cannot fetch. */
   if (typeof root.addEventListener === "function" && typeof root.document === "undefined" || root.TIMELINE_SEARCH_WORKER) {
-    var index = null;
+    var index = null, loading = null, latestQuery = null;
+    var answer = function (query) { root.postMessage({ type: 3, data: { items: index.search(query) } }); };
+    var loadDocs = function () {
+      return fetch(new URL(root.SEARCH_DOCS, root.location.href).href)
+        .then(function (response) {
+          if (!response.ok) throw new Error(response.status + " " + response.url);
+          return response.json();
+        })
+        .then(function (data) {
+          index = new Index(data.docs, root.SEARCH_LANG);
+          answer(latestQuery);
+        })
+        .catch(function (error) {
+          loading = null;  // the next query tries again
+          root.postMessage({ type: 3, data: { items: [] } });
+          throw error;
+        });
+    };
     root.addEventListener("message", function (event) {
       var message = event.data;
       if (message.type === 0) {
-        index = new Index(message.data.docs, root.SEARCH_LANG);
+        if (message.data.docs && message.data.docs.length) index = new Index(message.data.docs, root.SEARCH_LANG);
         root.postMessage({ type: 1 });
-      } else if (message.type === 2 && index) {
-        root.postMessage({ type: 3, data: { items: index.search(message.data) } });
+      } else if (message.type === 2) {
+        if (index) return answer(message.data);
+        // Material sends the (empty) box's value on every page load: no reason to fetch anything yet.
+        if (!String(message.data).trim()) return root.postMessage({ type: 3, data: { items: [] } });
+        latestQuery = message.data;  // queries typed while the documents load: answer the last one
+        if (!loading && root.SEARCH_DOCS) loading = loadDocs();
       }
     });
   }
