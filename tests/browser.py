@@ -6,6 +6,7 @@ Kept apart from the tests so search and offline tests (later issues) reuse the s
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
 import shutil
 import socketserver
@@ -36,10 +37,38 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _WebHostHandler(_QuietHandler):
+    """What a static host such as GitHub Pages adds: gzip for text when the browser accepts it, and a
+    short cache lifetime (GitHub Pages sends max-age=600). For benchmarks that should not score the lack
+    of compression of Python's http.server."""
+
+    COMPRESSIBLE = {".html", ".css", ".js", ".json", ".xml", ".svg", ".txt", ".map"}
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "max-age=600")
+        super().end_headers()
+
+    def do_GET(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            path = path / "index.html"
+        if not (path.is_file() and path.suffix in self.COMPRESSIBLE and "gzip" in self.headers.get("Accept-Encoding", "")):
+            return super().do_GET()
+        body = gzip.compress(path.read_bytes(), compresslevel=6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
 @contextmanager
-def serve_directory(directory: Path):
-    """Serve `directory` over HTTP on a free loopback port; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+def serve_directory(directory: Path, like_a_web_host: bool = False):
+    """Serve `directory` over HTTP on a free loopback port; yields the base URL. like_a_web_host: gzip and
+    cache headers, as the hosted site gets them."""
+    handler = functools.partial(_WebHostHandler if like_a_web_host else _QuietHandler, directory=str(directory))
     socketserver.TCPServer.allow_reuse_address = True
     with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
         thread = threading.Thread(target=server.serve_forever, daemon=True)
