@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: serve build dev test check-pages check-snippets chromium java clean
+.PHONY: serve build dev test bench check-pages check-snippets chromium java clean
 
 $(VENV)/.site-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,11 @@ check-snippets: $(VENV)/.test-installed
 test: $(VENV)/.test-installed node_modules/.installed chromium java
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory check-snippets
+
+## bench: the figures (build time, scaling, bytes per view, Lighthouse, search); minutes, not a test
+bench: $(VENV)/.test-installed node_modules/.installed chromium
+	$(BIN)/python -m scripts.bench_site
+	$(BIN)/python -m scripts.bench_search --offline
 
 clean:
 	rm -rf $(SITE) .cache .pytest_cache
