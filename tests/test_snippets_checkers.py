@@ -292,6 +292,30 @@ def test_fork_server_workers(tmp_path):
     assert again.outcomes[snippets[0].id].status == "ran"
 
 
+@pytest.mark.parametrize("forked", [False, True], ids=["process", "fork-server"])
+def test_each_worker_compiles_into_its_own_cache(tmp_path, forked):
+    """The two languages of a page run the same torch.compile/AOTInductor code at once; a shared
+    inductor cache let one read the other's half-written file (a red CI run). Each worker's cache
+    lives in its own working directory."""
+    pytest.importorskip("torch")
+    from scripts.snippets.run import ForkServer, run_page
+
+    text = (
+        "```pycon\n>>> import os\n>>> from torch._inductor.runtime.cache_dir_utils import cache_dir\n"
+        ">>> cache_dir() == os.path.join(os.getcwd(), 'torchinductor-cache')\nTrue\n"
+        ">>> os.path.isdir(cache_dir())\nTrue\n```\n"
+    )
+    snippets, _ = scan(text, page="docs/releases/9.9.md", src_uri="releases/9.9.md", page_lang="zh")
+    server = ForkServer(tmp_path) if forked else None
+    try:
+        result = run_page(snippets, server=server)
+    finally:
+        if server:
+            server.close()
+    (outcome,) = result.outcomes.values()
+    assert outcome.status == "output-matched", [str(p) for p in outcome.problems]
+
+
 def test_deprecations_are_about_what_the_snippet_uses():
     from scripts.snippets.run import _about_snippet
 

@@ -40,6 +40,17 @@ class NetworkBlocked(OSError):
     pass
 
 
+def _use_own_compile_cache():
+    """Point torch.compile/AOTInductor at a cache inside this worker's working directory.
+
+    Why: the default cache (/tmp/torchinductor_<user>) is shared by every worker, and the two
+    languages of a page run the same code at the same time; two processes compiling the same graph
+    there race (one read another's half-written JSON and failed in a clean CI run). The working
+    directory is private to the worker and removed with it.
+    """
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(os.getcwd(), "torchinductor-cache")
+
+
 def _block_network():
     original_connect = socket.socket.connect
     original_connect_ex = socket.socket.connect_ex
@@ -249,6 +260,7 @@ def _fork_server(proto_in, proto_out, worker):
                 os.dup2(err, 1)
                 os.close(err)
                 os.chdir(request["cwd"])
+                _use_own_compile_cache()
                 sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 sock.connect(request["socket"])
                 child_in = sock.makefile("r", encoding="utf-8")
@@ -274,6 +286,8 @@ def main():
     os.dup2(2, 1)  # anything written to fd 1 by C code goes to stderr, never into the protocol
     sys.stdin = open(os.devnull, encoding="utf-8")
     _block_network()
+    if "--fork-server" not in sys.argv[1:]:
+        _use_own_compile_cache()  # a forked page worker sets its own after moving to its directory
 
     worker = Worker()
     hello = worker.start()
