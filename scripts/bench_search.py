@@ -31,12 +31,19 @@ def build_site(site_dir: Path) -> None:
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(site_dir)], cwd=ROOT, env=env, check=True)
 
 
-def index_sizes(site_dir: Path) -> dict[str, tuple[int, int]]:
-    """Bytes of each language's share of the search index, raw and gzipped."""
+def whole_search_index(site_dir: Path) -> dict:
+    """Material's search index with its documents: the hosted build keeps them apart in search_docs.json
+    (overrides/hooks/lazy_search_index.py), loaded on the first query; this joins them back."""
     index = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
-    docs_file = site_dir / "search" / "search_docs.json"  # the hosted build's documents, loaded on first query
+    docs_file = site_dir / "search" / "search_docs.json"
     if docs_file.is_file():
         index["docs"] = json.loads(docs_file.read_text(encoding="utf-8"))["docs"]
+    return index
+
+
+def index_sizes(site_dir: Path) -> dict[str, tuple[int, int]]:
+    """Bytes of each language's share of the search index, raw and gzipped."""
+    index = whole_search_index(site_dir)
     sizes = {}
     for lang in ("zh", "en"):
         docs = [d for d in index["docs"] if d["location"].startswith("en/") == (lang == "en")]
@@ -64,12 +71,8 @@ def with_stock_worker(site_dir: Path, dest: Path) -> Path:
         text = page.read_text(encoding="utf-8")
         page.write_text(re.sub(r"assets/javascripts/search/worker\.(zh|en)\.js", f"assets/javascripts/workers/{material}", text), encoding="utf-8")
     # Material's worker takes its documents from search_index.json, as before lazy_search_index.py split them off.
-    docs_file = dest / "search" / "search_docs.json"
-    if docs_file.is_file():
-        index_file = dest / "search" / "search_index.json"
-        index = json.loads(index_file.read_text(encoding="utf-8"))
-        index["docs"] = json.loads(docs_file.read_text(encoding="utf-8"))["docs"]
-        index_file.write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
+    if (dest / "search" / "search_docs.json").is_file():
+        (dest / "search" / "search_index.json").write_text(json.dumps(whole_search_index(dest), ensure_ascii=False), encoding="utf-8")
     return dest
 
 
