@@ -10,11 +10,13 @@ import email.utils
 import json
 import xml.etree.ElementTree as ET
 
-from scripts.releases import AREAS, LANGUAGES, Catalog
+from scripts.compat import FIELDS as COMPAT_FIELDS, SOURCES
+from scripts.releases import AREAS, CHANGE_CATEGORIES, EVIDENCE, LANGUAGES, MATURITY_LABELS, SUPPORT_ENDS, Catalog
 
 FEED_NAME = "feed.xml"
 JSON_NAME = "releases.json"
-SCHEMA_VERSION = 1
+SCHEMA_NAME = "releases.schema.json"
+SCHEMA_VERSION = 2
 RSS_LANGUAGE = {"zh": "zh-CN", "en": "en"}
 
 
@@ -44,7 +46,8 @@ def rss_feed(catalog: Catalog, lang: str, site_url: str, title: str, description
         ET.SubElement(item, "title").text = page.title
         ET.SubElement(item, "link").text = absolute(site_url, page.url)
         ET.SubElement(item, "guid", {"isPermaLink": "true"}).text = absolute(site_url, page.url)
-        ET.SubElement(item, "pubDate").text = _rfc822(page.date)
+        if page.date_precision == "day":  # an RSS date is a day: a month-only release gets none rather than a made-up one
+            ET.SubElement(item, "pubDate").text = _rfc822(page.date)
         ET.SubElement(item, "description").text = page.summary
         for area in dict.fromkeys(f.area for f in page.features):
             ET.SubElement(item, "category").text = AREAS[area][lang]
@@ -52,29 +55,188 @@ def rss_feed(catalog: Catalog, lang: str, site_url: str, title: str, description
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(rss, encoding="unicode") + "\n"
 
 
+def _claims(claims) -> list[dict]:
+    out = []
+    for c in claims:
+        item = {"values": list(c.values), "sources": list(c.sources), "evidence": c.evidence}
+        if c.experimental:
+            item["experimental"] = list(c.experimental)
+        if c.torch:
+            item["torch"] = list(c.torch)
+        if c.channel:
+            item["channel"] = c.channel
+        if c.note:
+            item["note"] = c.note
+        out.append(item)
+    return out
+
+
+def _compat(release) -> dict | None:
+    compat = release.compat
+    if compat is None:
+        return None
+    out = {name: _claims(compat.claims(name)) for name in COMPAT_FIELDS if compat.claims(name)}
+    notes = {nid: {lang: release.pages[lang].compat.notes[nid] for lang in LANGUAGES} for nid in compat.notes}
+    if notes:
+        out["notes"] = notes
+    if compat.not_on_pypi:
+        out["not_on_pypi"] = list(compat.not_on_pypi)
+    return out
+
+
+def _change(release, index: int) -> dict:
+    pages = release.pages
+    change = pages["zh"].changes[index]
+    item = {
+        "id": change.id,
+        "category": change.category,
+        "text": {lang: pages[lang].changes[index].text for lang in LANGUAGES},
+        "source": change.source,
+        "evidence": change.evidence,
+    }
+    for name in ("affects", "drops"):
+        if getattr(change, name):
+            item[name] = list(getattr(change, name))
+    if change.follows:
+        item["follows"] = {"version": change.follows[0], "id": change.follows[1]}
+    if change.ends:
+        item["ends"] = change.ends
+        item["last_supported"] = change.last_supported
+    return item
+
+
 def releases_json(catalog: Catalog, site_url: str) -> str:
-    """Every release with its date, official source, page URL per language and features with maturity."""
+    """Every release with its facts (date, source, patches, compatibility, breaking changes), its page URL per
+    language, and features with maturity. Validates against RELEASES_SCHEMA (published beside it)."""
     releases = []
     for release in catalog.releases:
         pages = release.pages
-        releases.append(
-            {
-                "version": release.version,
-                "date": release.date.isoformat(),
-                "source": release.source,
-                "url": {lang: absolute(site_url, pages[lang].url) for lang in LANGUAGES},
-                "title": {lang: pages[lang].title for lang in LANGUAGES},
-                "summary": {lang: pages[lang].summary for lang in LANGUAGES},
-                "features": [
-                    {
-                        "id": feature.id,
-                        "area": feature.area,
-                        "maturity": feature.maturity,
-                        "name": {lang: pages[lang].features[i].name for lang in LANGUAGES},
-                    }
-                    for i, feature in enumerate(pages["zh"].features)
-                ],
-            }
-        )
+        facts = release.facts
+        entry = {
+            "version": release.version,
+            "date": release.date_iso,
+            "date_precision": facts.date_precision,
+            "date_evidence": facts.date_evidence,
+            "source": release.source,
+            "source_evidence": facts.source_evidence,
+            "url": {lang: absolute(site_url, pages[lang].url) for lang in LANGUAGES},
+            "title": {lang: pages[lang].title for lang in LANGUAGES},
+            "summary": {lang: pages[lang].summary for lang in LANGUAGES},
+            "patches": list(release.patches),
+            "features": [
+                {
+                    "id": feature.id,
+                    "area": feature.area,
+                    "maturity": feature.maturity,
+                    "name": {lang: pages[lang].features[i].name for lang in LANGUAGES},
+                }
+                for i, feature in enumerate(pages["zh"].features)
+            ],
+            "changes": [_change(release, i) for i in range(len(facts.changes))],
+        }
+        compat = _compat(release)
+        if compat:
+            entry["compat"] = compat
+        releases.append(entry)
     document = {"schema_version": SCHEMA_VERSION, "languages": list(LANGUAGES), "releases": releases}
     return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+
+
+def _per_lang(kind: dict) -> dict:
+    return {"type": "object", "required": list(LANGUAGES), "additionalProperties": False, "properties": {lang: kind for lang in LANGUAGES}}
+
+
+_CLAIM = {
+    "type": "object",
+    "required": ["values", "sources", "evidence"],
+    "additionalProperties": False,
+    "properties": {
+        "values": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "experimental": {"type": "array", "items": {"type": "string"}},
+        "torch": {"type": "array", "items": {"type": "string", "pattern": r"^\d+\.\d+\.\d+$"}},
+        "channel": {"enum": ["pip", "conda"]},
+        "sources": {"type": "array", "items": {"enum": list(SOURCES)}, "minItems": 1},
+        "evidence": {"enum": list(EVIDENCE)},
+        "note": {"type": "string"},
+    },
+}
+
+RELEASES_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "PyTorch Release Timeline: releases.json",
+    "type": "object",
+    "required": ["schema_version", "languages", "releases"],
+    "additionalProperties": False,
+    "properties": {
+        "schema_version": {"const": SCHEMA_VERSION},
+        "languages": {"const": list(LANGUAGES)},
+        "releases": {
+            "type": "array",
+            "description": "newest first",
+            "items": {
+                "type": "object",
+                "required": ["version", "date", "date_precision", "date_evidence", "source", "source_evidence", "url", "title", "summary", "patches", "features", "changes"],
+                "additionalProperties": False,
+                "properties": {
+                    "version": {"type": "string", "pattern": r"^\d+\.\d+$"},
+                    "date": {"type": "string", "pattern": r"^\d{4}-\d{2}(-\d{2})?$", "description": "YYYY-MM-DD, or YYYY-MM when only the month is known"},
+                    "date_precision": {"enum": ["day", "month"]},
+                    "date_evidence": {"enum": list(EVIDENCE)},
+                    "source": {"type": "string", "pattern": "^https://"},
+                    "source_evidence": {"enum": list(EVIDENCE)},
+                    "url": _per_lang({"type": "string", "format": "uri"}),
+                    "title": _per_lang({"type": "string", "minLength": 1}),
+                    "summary": _per_lang({"type": "string", "minLength": 1}),
+                    "patches": {"type": "array", "items": {"type": "string", "pattern": r"^\d+\.\d+\.\d+$"}},
+                    "features": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["id", "area", "maturity", "name"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+                                "area": {"enum": list(AREAS)},
+                                "maturity": {"enum": list(MATURITY_LABELS)},
+                                "name": _per_lang({"type": "string", "minLength": 1}),
+                            },
+                        },
+                    },
+                    "changes": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["id", "category", "text", "source", "evidence"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+                                "category": {"enum": list(CHANGE_CATEGORIES)},
+                                "text": _per_lang({"type": "string", "minLength": 1}),
+                                "source": {"type": "string", "pattern": "^https://"},
+                                "evidence": {"enum": list(EVIDENCE)},
+                                "affects": {"type": "array", "items": {"type": "string"}},
+                                "drops": {"type": "array", "items": {"type": "string"}},
+                                "follows": {"type": "object", "required": ["version", "id"], "additionalProperties": False, "properties": {"version": {"type": "string"}, "id": {"type": "string"}}},
+                                "ends": {"enum": list(SUPPORT_ENDS)},
+                                "last_supported": {"type": "string"},
+                            },
+                        },
+                    },
+                    "compat": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            **{name: {"type": "array", "items": _CLAIM} for name in COMPAT_FIELDS},
+                            "notes": {"type": "object", "additionalProperties": _per_lang({"type": "string", "minLength": 1})},
+                            "not_on_pypi": {"type": "array", "items": {"type": "string"}},
+                        },
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+def releases_schema_json() -> str:
+    return json.dumps(RELEASES_SCHEMA, ensure_ascii=False, indent=2) + "\n"

@@ -18,13 +18,14 @@ from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, RELEASES_DIR, VERSION_
 TEMPLATES = {
     "zh": """\
 ---
+# 事实（与语言无关）只写在这个中文页面里；英文页面只放译文。
 version: "{version}"
-date: TODO  # 官方发布文章的日期，YYYY-MM-DD
+date: TODO  # 官方发布文章的日期，YYYY-MM-DD（只知道月份时写 YYYY-MM，并加 date_note 说明依据）
+source: TODO  # 官方发布文章的 https:// 链接
 title: "PyTorch {version}：TODO"
 summary: "TODO 一句话概括这个版本"
-source: TODO  # 官方发布文章的 https:// 链接
 features:
-  # 每个特性一项；id 在各版本间保持一致（生命周期页面据此连线），maturity 只写官方文章给出的标签
+  # 每个特性一项；id 在各版本间保持一致（生命周期页面据此连线），maturity 只写这一版官方文章给出的标签
   - id: TODO-feature-id
     name: TODO 特性名称
     area: Frontend  # 可选值见 scripts/releases.py 中的 AREAS
@@ -39,18 +40,12 @@ TODO 用自己的话介绍这个特性，并给出自己写的代码示例。
 """,
     "en": """\
 ---
-version: "{version}"
-date: TODO  # date of the official release post, YYYY-MM-DD
+# Words only: every fact (version, date, source, areas, labels …) is written once, in {version}.md.
 title: "PyTorch {version}: TODO"
 summary: "TODO one-line summary of the release"
-source: TODO  # https:// link to the official release post
 features:
-  # one item per feature; keep ids stable across releases (the lifecycle view joins on them) and use
-  # only the maturity label the official post prints
-  - id: TODO-feature-id
-    name: TODO feature name
-    area: Frontend  # allowed values: AREAS in scripts/releases.py
-    maturity: TODO  # Stable / Beta / Prototype / Experimental / API-Stable / API-Unstable / unlabeled
+  # the English name of each feature of {version}.md, by id
+  TODO-feature-id: TODO feature name
 ---
 
 ## TODO area {{ #area-frontend }}

@@ -1,8 +1,16 @@
-"""The release data model: one Markdown page per release per language, front matter as the source of truth.
+"""The release catalog: one page pair per release, language-neutral facts written once.
 
-Every generated view (timeline, navigation, lifecycle, topics, feeds) reads releases through
-`load_catalog`, which validates all pages and raises `ReleaseDataError` listing every problem as
-`path:line: message`. Run it directly to check the pages without building the site:
+A release is `docs/releases/<version>.md` (Chinese, the default language) and `<version>.en.md` (English).
+The **Chinese page's front matter holds every language-neutral fact** — version, date, official source,
+patch releases, each feature's id/area/maturity, each breaking change's category/source/code, the
+compatibility data — together with its Chinese words. The **English page's front matter holds only words**:
+title, summary, notes, and the English name of every feature and text of every change, keyed by id.
+So a fact cannot disagree between languages, and a missing translation is an error with its line.
+
+Every generated view (timeline, navigation, lifecycle, topics, compare/upgrade, compatibility, feeds,
+releases.json) reads releases through `load_catalog`, which validates all pages and raises
+`ReleaseDataError` listing every problem as `path:line: message`. Run it directly to check the pages
+without building the site:
 
     python -m scripts.releases [--docs-dir docs]
 """
@@ -18,13 +26,17 @@ from pathlib import Path
 
 import yaml
 
+from scripts.compat import Compat, parse_compat
+from scripts.frontmatter import PageDataError, Problem, Reader, parse_front_matter, read_page_text, shown_path
+from scripts.frontmatter import split_front_matter  # noqa: F401 - re-exported: scripts and tests import it from here
+
 DEFAULT_LANGUAGE = "zh"
 LANGUAGES = ("zh", "en")
 LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 RELEASES_DIR = "releases"
 
 # Labels exactly as official posts print them. "unlabeled" is for posts that give none (common before
-# 1.6); pages show it as "no label" instead of guessing one.
+# 1.6, and every 2.12 feature); pages show it as "no label" instead of guessing one.
 MATURITY_LABELS: dict[str, dict[str, str]] = {
     "Stable": {"zh": "Stable", "en": "Stable"},
     "Beta": {"zh": "Beta", "en": "Beta"},
@@ -57,37 +69,64 @@ AREAS: dict[str, dict[str, str]] = {
     "Ecosystem": {"zh": "生态", "en": "Ecosystem"},
 }
 
+# How a fact is known (the legend of ../shared/reference): an official source, or a faithful copy of
+# official text / a value derived from other facts. Shown next to dates, sources and compatibility values.
+EVIDENCE: dict[str, dict[str, str]] = {
+    "official": {"mark": "✅", "zh": "官方来源", "en": "official source"},
+    "copy": {"mark": "◆", "zh": "官方文字的忠实副本（非官方页面本身）", "en": "faithful copy of official text (not the official page itself)"},
+    "derived": {"mark": "◆", "zh": "推断或间接印证", "en": "derived or corroborated indirectly"},
+}
+
+# What kind of upgrade hazard a change is (../shared/reference/breaking-changes.md).
+CHANGE_CATEGORIES: dict[str, dict[str, str]] = {
+    "bc-breaking": {"zh": "不兼容变更", "en": "Breaking change"},
+    "deprecation": {"zh": "弃用", "en": "Deprecation"},
+    "removal": {"zh": "移除", "en": "Removal"},
+    "default-change": {"zh": "默认行为变化", "en": "Changed default"},
+    "dropped-platform": {"zh": "停止支持", "en": "Dropped support"},
+}
+
+# Support that a change ends, for the end-of-support timeline; Python and CUDA versions come from the
+# compatibility data instead. `last_supported` on the change names the last release that had it.
+SUPPORT_ENDS: dict[str, dict[str, str]] = {
+    "macos-x86": {"zh": "macOS（Intel x86）二进制包", "en": "macOS on Intel (x86) binaries"},
+    "conda": {"zh": "PyTorch 官方 Anaconda 频道的 Conda 包", "en": "Conda packages on PyTorch's Anaconda channel"},
+    "glibc-pre-2.28": {"zh": "glibc 早于 2.28 的 Linux 发行版", "en": "Linux distributions with glibc older than 2.28"},
+    "mps-macos-13": {"zh": "macOS 13（Ventura）上的 MPS 后端", "en": "the MPS backend on macOS 13 (Ventura)"},
+    "gpu-sm50-sm60-cuda12.8": {"zh": "CUDA 12.8/12.9 构建中的 Maxwell、Pascal GPU", "en": "Maxwell and Pascal GPUs in the CUDA 12.8/12.9 builds"},
+    "gpu-sm70-cuda12.8": {"zh": "CUDA 12.8/12.9 构建中的 Volta GPU", "en": "Volta GPUs in the CUDA 12.8/12.9 builds"},
+    "gpu-maxwell-pascal-default-wheel": {"zh": "PyPI 默认 wheel 上的 Maxwell、Pascal GPU", "en": "Maxwell and Pascal GPUs with the default PyPI wheel"},
+    "bazel-build": {"zh": "Bazel 构建", "en": "the Bazel build"},
+}
+
+
 def area_slug(area: str) -> str:
     """The topic page name of an area: docs/topics/<slug>.md."""
     return "cpp" if area == "C++" else area.lower()
 
 
-REQUIRED_FIELDS = ("version", "date", "title", "summary", "source", "features")
-OPTIONAL_FIELDS = ("source_note", "description")
-FEATURE_FIELDS = ("id", "name", "area", "maturity")
-OPTIONAL_FEATURE_FIELDS = ("note",)
+# --- fields -------------------------------------------------------------------------------------------
 
-VERSION_RE = re.compile(r"^\d+\.\d+$")
-DATE_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
-FEATURE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+FACT_FIELDS = ("version", "date", "source", "date_evidence", "source_evidence", "patches", "compat")
+WORD_FIELDS = ("title", "summary", "description", "source_note", "date_note")
+ZH_REQUIRED = ("version", "date", "title", "summary", "source", "features")
+ZH_ALLOWED = FACT_FIELDS + WORD_FIELDS + ("features", "changes")
+EN_REQUIRED = ("title", "summary")
+EN_ALLOWED = WORD_FIELDS + ("features", "changes", "compat_notes")
+# Words that, when the Chinese page has them, the English page must translate (and only then).
+PAIRED_WORDS = ("description", "source_note", "date_note")
+FEATURE_FIELDS = ("id", "name", "area", "maturity", "note")
+CHANGE_FIELDS = ("id", "category", "text", "source", "evidence", "affects", "follows", "ends", "last_supported", "drops", "before", "after")
+DROPS_RE = re.compile(r"^(python|cuda|rocm)-\d+\.\d+t?$")
 
+# No leading zeros: "2.09" would sort and link like a second 2.9.
+VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)$")
+PATCH_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
+DATE_RE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+FOLLOWS_RE = re.compile(r"^((?:0|[1-9]\d*)\.(?:0|[1-9]\d*))#([a-z0-9][a-z0-9-]*)$")
 
-@dataclass(frozen=True)
-class Problem:
-    path: str
-    line: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.message}"
-
-
-class ReleaseDataError(Exception):
-    """Raised with every problem found, so one run reports them all."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = sorted(problems, key=lambda p: (p.path, p.line, p.message))
-        super().__init__("\n".join(str(p) for p in self.problems))
+ReleaseDataError = PageDataError  # the name the hooks and tools use
 
 
 @dataclass(frozen=True)
@@ -96,32 +135,65 @@ class Feature:
     name: str
     area: str
     maturity: str
-    line: int
+    line: int  # of this feature in this page's front matter
     note: str | None = None
+
+
+@dataclass(frozen=True)
+class Change:
+    id: str
+    category: str
+    text: str
+    source: str
+    evidence: str
+    line: int
+    affects: tuple[str, ...] = ()  # ids of the features this change deprecates or removes (their "status today")
+    follows: tuple[str, str] | None = None  # (version, change id) of the earlier step, e.g. the deprecation
+    ends: str | None = None  # a SUPPORT_ENDS key
+    last_supported: str | None = None  # the last release that still had what `ends` names
+    drops: tuple[str, ...] = ()  # the Python/CUDA/ROCm versions this change stops shipping, e.g. ("python-3.7",)
+    before: str | None = None  # code that the change affects, as it was written before
+    after: str | None = None  # the same code written for the release and later
+
+    @property
+    def anchor(self) -> str:
+        return f"change-{self.id}"
 
 
 @dataclass
 class ReleasePage:
-    """One language's page of one release."""
+    """One language's page of one release: the release's facts with this language's words."""
 
     path: str  # as shown in messages, relative to the project when possible
     src_uri: str  # relative to docs_dir, e.g. "releases/1.6.en.md"
     lang: str
     version: str
-    date: dt.date
+    date: dt.date  # the first of the month when only the month is known
+    date_precision: str  # "day" or "month"
     title: str
     summary: str
     source: str
     features: tuple[Feature, ...]
+    changes: tuple[Change, ...] = ()
+    compat: Compat | None = None
+    patches: tuple[str, ...] = ()
     source_note: str | None = None
     description: str | None = None
+    date_note: str | None = None
+    date_evidence: str = "official"
+    source_evidence: str = "official"
     lines: dict[str, int] = field(default_factory=dict)
 
     @property
     def url(self) -> str:
         """Site-relative URL with directory URLs, e.g. "en/releases/1.6/"."""
         prefix = "" if self.lang == DEFAULT_LANGUAGE else f"{self.lang}/"
-        return f"{prefix}{RELEASES_DIR}/{_stem(Path(self.src_uri))}/"
+        return f"{prefix}{RELEASES_DIR}/{self.version}/"
+
+    @property
+    def date_iso(self) -> str:
+        """"2017-08-05", or "2017-01" when only the month is known (a valid HTML <time> value too)."""
+        return self.date.isoformat() if self.date_precision == "day" else self.date.strftime("%Y-%m")
 
     def maturity_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -138,16 +210,36 @@ class Release:
     pages: dict[str, ReleasePage]
 
     @property
+    def facts(self) -> ReleasePage:
+        return self.pages[DEFAULT_LANGUAGE]
+
+    @property
     def date(self) -> dt.date:
-        return self.pages[DEFAULT_LANGUAGE].date
+        return self.facts.date
+
+    @property
+    def date_iso(self) -> str:
+        return self.facts.date_iso
 
     @property
     def source(self) -> str:
-        return self.pages[DEFAULT_LANGUAGE].source
+        return self.facts.source
 
     @property
     def features(self) -> tuple[Feature, ...]:
-        return self.pages[DEFAULT_LANGUAGE].features
+        return self.facts.features
+
+    @property
+    def changes(self) -> tuple[Change, ...]:
+        return self.facts.changes
+
+    @property
+    def compat(self) -> Compat | None:
+        return self.facts.compat
+
+    @property
+    def patches(self) -> tuple[str, ...]:
+        return self.facts.patches
 
 
 @dataclass
@@ -164,7 +256,7 @@ class Catalog:
         return [r.pages[lang] for r in self.releases]
 
     def previous(self, version: str) -> Release | None:
-        """The release before `version` in time, or None for the oldest."""
+        """The release before `version`, or None for the oldest."""
         versions = [r.version for r in self.releases]
         i = versions.index(version)
         return self.releases[i + 1] if i + 1 < len(self.releases) else None
@@ -191,201 +283,14 @@ def page_file_name(version: str, lang: str) -> str:
     return f"{version}.md" if lang == DEFAULT_LANGUAGE else f"{version}.{lang}.md"
 
 
-# --- front matter parsing -------------------------------------------------------------------------
+def _stem(path: Path) -> str:
+    """`1.6.en.md` -> `1.6`: the name shared by a release's language pages."""
+    stem = path.name[: -len(".md")]
+    lang = language_of(path)
+    return stem[: -len(lang) - 1] if stem.endswith(f".{lang}") else stem
 
 
-class _FrontMatterLoader(yaml.SafeLoader):
-    """SafeLoader that leaves dates as strings, so a bad date is reported with its line, not a crash."""
-
-
-_FrontMatterLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def split_front_matter(text: str) -> tuple[str, str, int] | None:
-    """Return (front matter, body, line of the body's first line) or None when not closed."""
-    lines = text.split("\n")
-    for i in range(1, len(lines)):
-        if lines[i].rstrip() in ("---", "..."):
-            return "\n".join(lines[1:i]), "\n".join(lines[i + 1 :]), i + 2
-    return None
-
-
-def _scalar_nodes(mapping: yaml.MappingNode) -> dict[str, tuple[yaml.Node, yaml.Node]]:
-    return {key.value: (key, value) for key, value in mapping.value if isinstance(key, yaml.ScalarNode)}
-
-
-def _duplicate_keys(mapping: yaml.MappingNode) -> list[yaml.Node]:
-    seen: set[str] = set()
-    dupes = []
-    for key, _ in mapping.value:
-        if isinstance(key, yaml.ScalarNode):
-            if key.value in seen:
-                dupes.append(key)
-            seen.add(key.value)
-    return dupes
-
-
-def _text(node: yaml.Node) -> str | None:
-    """A non-empty string scalar, or None."""
-    if isinstance(node, yaml.ScalarNode) and node.value.strip():
-        return node.value.strip()
-    return None
-
-
-def parse_release_page(path: Path, docs_dir: Path, shown_path: str) -> tuple[ReleasePage | None, list[Problem]]:
-    problems: list[Problem] = []
-
-    def problem(line: int, message: str) -> None:
-        problems.append(Problem(shown_path, line, message))
-
-    try:
-        text = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n")
-    except UnicodeDecodeError as exc:
-        return None, [Problem(shown_path, 1, f"not valid UTF-8: {exc.reason}")]
-    if not text.startswith("---\n"):
-        return None, [Problem(shown_path, 1, "missing front matter: a release page must start with a '---' line")]
-    split = split_front_matter(text)
-    if split is None:
-        return None, [Problem(shown_path, 1, "front matter is not closed: add a '---' line after it")]
-    front, body, body_line = split
-    offset = 2  # line number of the first front matter line
-
-    try:
-        loader = _FrontMatterLoader(front)
-        try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = offset + (mark.line if mark else 0)
-        return None, [Problem(shown_path, line, f"malformed front matter: {exc.problem or exc}")]
-    if not isinstance(root, yaml.MappingNode):
-        return None, [Problem(shown_path, 1, "malformed front matter: expected 'key: value' lines")]
-
-    def line_of(node: yaml.Node) -> int:
-        return offset + node.start_mark.line
-
-    for dupe in _duplicate_keys(root):
-        problem(line_of(dupe), f"duplicate field '{dupe.value}'")
-    nodes = _scalar_nodes(root)
-    lines = {name: line_of(key) for name, (key, _) in nodes.items()}
-    for name, (key, _) in nodes.items():
-        if name not in REQUIRED_FIELDS + OPTIONAL_FIELDS:
-            problem(line_of(key), f"unknown field '{name}' (allowed: {', '.join(REQUIRED_FIELDS + OPTIONAL_FIELDS)})")
-    for name in REQUIRED_FIELDS:
-        if name not in nodes:
-            problem(1, f"missing required field '{name}'")
-
-    values: dict[str, str | None] = {}
-    for name in ("version", "title", "summary", "source", "source_note", "description"):
-        if name in nodes:
-            key, value = nodes[name]
-            values[name] = _text(value)
-            if values[name] is None:
-                problem(line_of(key), f"field '{name}' must be a non-empty text")
-
-    version = values.get("version")
-    if version and not VERSION_RE.match(version):
-        problem(lines["version"], f"bad version '{version}': expected MAJOR.MINOR, e.g. '1.6'")
-        version = None
-    source = values.get("source")
-    if source and not source.startswith("https://"):
-        problem(lines["source"], f"bad source URL '{source}': expected an https:// link to the official post")
-
-    date = None
-    if "date" in nodes:
-        key, value = nodes["date"]
-        raw = value.value if isinstance(value, yaml.ScalarNode) else ""
-        date = _parse_date(str(raw))
-        if date is None:
-            problem(line_of(key), f"bad date '{raw}': expected a real calendar date as YYYY-MM-DD")
-
-    features: list[Feature] = []
-    if "features" in nodes:
-        key, value = nodes["features"]
-        if not isinstance(value, yaml.SequenceNode):
-            problem(line_of(key), "field 'features' must be a list of features")
-        else:
-            features = _parse_features(value, line_of, problem)
-
-    _check_feature_sections(features, body, body_line, problem)
-    _check_fences(body, body_line, problem)
-
-    if problems or version is None or date is None:
-        return None, problems
-    page = ReleasePage(
-        path=shown_path,
-        src_uri=path.relative_to(docs_dir).as_posix(),
-        lang=language_of(path),
-        version=version,
-        date=date,
-        title=values["title"] or "",
-        summary=values["summary"] or "",
-        source=source or "",
-        features=tuple(features),
-        source_note=values.get("source_note"),
-        description=values.get("description"),
-        lines=lines,
-    )
-    return page, problems
-
-
-def _parse_date(raw: str) -> dt.date | None:
-    match = DATE_RE.match(raw.strip())
-    if not match:
-        return None
-    try:
-        return dt.date(*(int(g) for g in match.groups()))
-    except ValueError:
-        return None
-
-
-def _parse_features(seq: yaml.SequenceNode, line_of, problem) -> list[Feature]:
-    features: list[Feature] = []
-    first_line_of_id: dict[str, int] = {}
-    for item in seq.value:
-        if not isinstance(item, yaml.MappingNode):
-            problem(line_of(item), "each feature must be a mapping with id, name, area and maturity")
-            continue
-        nodes = _scalar_nodes(item)
-        for name, (key, _) in nodes.items():
-            if name not in FEATURE_FIELDS + OPTIONAL_FEATURE_FIELDS:
-                problem(line_of(key), f"unknown feature field '{name}' (allowed: {', '.join(FEATURE_FIELDS + OPTIONAL_FEATURE_FIELDS)})")
-        fields: dict[str, str | None] = {}
-        for name in FEATURE_FIELDS:
-            if name not in nodes:
-                problem(line_of(item), f"feature is missing required field '{name}'")
-                fields[name] = None
-                continue
-            key, value = nodes[name]
-            fields[name] = _text(value)
-            if fields[name] is None:
-                problem(line_of(key), f"feature field '{name}' must be a non-empty text")
-        fid, area, maturity = fields["id"], fields["area"], fields["maturity"]
-        if fid and not FEATURE_ID_RE.match(fid):
-            problem(line_of(nodes["id"][0]), f"bad feature id '{fid}': use lowercase letters, digits and '-'")
-            fid = None
-        if fid and fid in first_line_of_id:
-            problem(line_of(nodes["id"][0]), f"duplicate feature id '{fid}' (first used on line {first_line_of_id[fid]})")
-            fid = None
-        if area and area not in AREAS:
-            problem(line_of(nodes["area"][0]), f"unknown area '{area}' (expected one of: {', '.join(AREAS)})")
-            area = None
-        if maturity and maturity not in MATURITY_LABELS:
-            problem(
-                line_of(nodes["maturity"][0]),
-                f"unknown maturity label '{maturity}' (expected one of: {', '.join(MATURITY_LABELS)})",
-            )
-            maturity = None
-        note = _text(nodes["note"][1]) if "note" in nodes else None
-        if fid and fields["name"] and area and maturity:
-            first_line_of_id[fid] = line_of(item)
-            features.append(Feature(fid, fields["name"], area, maturity, line_of(item), note))
-    return features
+# --- body checks ----------------------------------------------------------------------------------------
 
 
 def scan_fences(lines: list[str]) -> tuple[list[bool], int | None]:
@@ -424,111 +329,449 @@ def heading_anchors(body: str) -> set[str]:
     return anchors
 
 
-def _check_feature_sections(features: list[Feature], body: str, body_line: int, problem) -> None:
-    anchors = heading_anchors(body)
-    for feature in features:
-        if feature.id not in anchors:
-            problem(feature.line, f"feature '{feature.id}' has no section: add a heading ending in '{{ #{feature.id} }}'")
-
-
-def _check_fences(body: str, body_line: int, problem) -> None:
+def fence_problems(body: str, body_line: int, shown: str) -> list[Problem]:
     """An unclosed fence swallows the rest of the page silently; report where it opened."""
     lines = body.split("\n")
     unclosed = scan_fences(lines)[1]
-    if unclosed is not None:
-        fence = re.match(r"(`{3,}|~{3,})", lines[unclosed].strip()).group(1)
-        problem(body_line + unclosed, f"code fence '{fence}' opened here is never closed")
+    if unclosed is None:
+        return []
+    fence = re.match(r"(`{3,}|~{3,})", lines[unclosed].strip()).group(1)
+    return [Problem(shown, body_line + unclosed, f"code fence '{fence}' opened here is never closed")]
+
+
+# --- parsing one page -------------------------------------------------------------------------------------
+
+
+def _parse_date(raw: str) -> tuple[dt.date, str] | None:
+    match = DATE_RE.match(raw.strip())
+    if not match:
+        return None
+    year, month, day = match.groups()
+    try:
+        return dt.date(int(year), int(month), int(day or 1)), ("day" if day else "month")
+    except ValueError:
+        return None
+
+
+@dataclass
+class _Parsed:
+    """What one page's front matter says, before the two languages are joined."""
+
+    path: Path
+    shown: str
+    lang: str
+    stem: str
+    values: dict
+    lines: dict[str, int]
+    features: list[dict]
+    changes: list[dict]
+    body: str
+    body_line: int
+
+
+def _ids_written(node: yaml.Node) -> set[str]:
+    """Every `id:` text under a list of items, valid or not: a translation of an item that has a problem
+    of its own is not reported again as unknown."""
+    ids = set()
+    for item in node.value if isinstance(node, yaml.SequenceNode) else []:
+        if isinstance(item, yaml.MappingNode):
+            for key, value in item.value:
+                if key.value == "id" and isinstance(value, yaml.ScalarNode):
+                    ids.add(value.value.strip())
+    return ids
+
+
+def _read_features_facts(r: Reader, node: yaml.Node) -> list[dict]:
+    features: list[dict] = []
+    first_line: dict[str, int] = {}
+    for item in r.sequence(node, "features") or []:
+        fields = r.fields(item, "a feature", FEATURE_FIELDS, ("id", "name", "area", "maturity"))
+        if fields is None:
+            continue
+        fid = r.matching(fields["id"][1], "feature id", ID_RE, "lowercase letters, digits and '-'") if "id" in fields else None
+        if fid and fid in first_line:
+            r.problem(r.line(fields["id"][1]), f"duplicate feature id '{fid}' (first used on line {first_line[fid]})")
+            fid = None
+        name = r.text(fields["name"][1], "name") if "name" in fields else None
+        area = r.choice(fields["area"][1], "area", AREAS, "area") if "area" in fields else None
+        maturity = r.choice(fields["maturity"][1], "maturity", MATURITY_LABELS, "maturity label") if "maturity" in fields else None
+        note = r.text(fields["note"][1], "note") if "note" in fields else None
+        if fid and name and area and maturity and ("note" not in fields or note):
+            first_line[fid] = r.line(item)
+            features.append({"id": fid, "name": name, "area": area, "maturity": maturity, "note": note, "line": r.line(item)})
+    return features
+
+
+def _read_changes_facts(r: Reader, node: yaml.Node, version: str | None) -> list[dict]:
+    changes: list[dict] = []
+    first_line: dict[str, int] = {}
+    for item in r.sequence(node, "changes") or []:
+        fields = r.fields(item, "a change", CHANGE_FIELDS, ("id", "category", "text", "source", "evidence"))
+        if fields is None:
+            continue
+        ok = all(name in fields for name in ("id", "category", "text", "source", "evidence"))
+        value: dict = {"line": r.line(item)}
+        getters = {
+            "id": lambda n: r.matching(n, "change id", ID_RE, "lowercase letters, digits and '-'"),
+            "category": lambda n: r.choice(n, "category", CHANGE_CATEGORIES, "change category"),
+            "text": lambda n: r.text(n, "text"),
+            "source": lambda n: r.url(n, "source"),
+            "evidence": lambda n: r.choice(n, "evidence", EVIDENCE, "evidence"),
+            "affects": lambda n: r.text_list(n, "affects", ID_RE, "feature ids"),
+            "follows": lambda n: r.matching(n, "follows", FOLLOWS_RE, "'<version>#<change id>' of an earlier release, e.g. '2.4#torch-load-warning'"),
+            "ends": lambda n: r.choice(n, "ends", SUPPORT_ENDS, "support key"),
+            "last_supported": lambda n: r.matching(n, "last_supported", VERSION_RE, "a release version such as '2.2'"),
+            "drops": lambda n: r.text_list(n, "drops", DROPS_RE, "items such as 'python-3.7' or 'cuda-11.6'"),
+            "before": lambda n: r.code(n, "before"),
+            "after": lambda n: r.code(n, "after"),
+        }
+        for name, (_, node_value) in fields.items():
+            if name in getters:
+                value[name] = getters[name](node_value)
+                ok = ok and value[name] is not None
+        if value.get("id") and value["id"] in first_line:
+            r.problem(r.line(fields["id"][1]), f"duplicate change id '{value['id']}' (first used on line {first_line[value['id']]})")
+            ok = False
+        if ok and ("ends" in value) != ("last_supported" in value):
+            r.problem(value["line"], "a change with 'ends' needs 'last_supported' (the last release that had it), and the other way round")
+            ok = False
+        if ok and ("ends" in value or "drops" in value) and value["category"] != "dropped-platform":
+            r.problem(value["line"], "only a 'dropped-platform' change can say what support it 'ends' or 'drops'")
+            ok = False
+        if ok and "after" in value and "before" not in value:
+            r.problem(value["line"], "a change with 'after' code needs the 'before' code it replaces")
+            ok = False
+        if ok and "follows" in value and version and version_key(value["follows"].split("#")[0]) >= version_key(version):
+            r.problem(r.line(fields["follows"][1]), f"'follows' must name an earlier release than {version}")
+            ok = False
+        if ok:
+            first_line[value["id"]] = value["line"]
+            changes.append(value)
+    return changes
+
+
+def _read_words_by_id(r: Reader, node: yaml.Node, name: str, with_note: bool) -> dict[str, dict]:
+    """An English page's `features:`/`changes:`/`compat_notes:` mapping: id -> words (and the line)."""
+    out: dict[str, dict] = {}
+    if not isinstance(node, yaml.MappingNode):
+        r.problem(r.line(node), f"'{name}' on an English page maps each id to its English words, e.g. 'amp: Automatic mixed precision'")
+        return out
+    for key, value in node.value:
+        if isinstance(value, yaml.MappingNode) and with_note:
+            fields = r.fields(value, f"'{key.value}'", ("name", "note"), ("name",), line=r.line(key))
+            if fields is None or "name" not in fields:
+                continue
+            words = {"name": r.text(fields["name"][1], "name"), "note": r.text(fields["note"][1], "note") if "note" in fields else None}
+            if words["name"] is None or ("note" in fields and words["note"] is None):
+                continue
+        else:
+            text = r.text(value, f"{name}: {key.value}")
+            if text is None:
+                continue
+            words = {"name": text, "note": None}
+        out[key.value] = {**words, "line": r.line(key)}
+    return out
+
+
+def _parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tuple[_Parsed | None, list[Problem]]:
+    text, problems = read_page_text(path, shown)
+    if text is None:
+        return None, problems
+    front, problems = parse_front_matter(text, shown, required=True)
+    if front is None:
+        return None, problems
+    r = Reader(shown, front.offset)
+    required = ZH_REQUIRED if lang == DEFAULT_LANGUAGE else EN_REQUIRED
+    allowed = ZH_ALLOWED if lang == DEFAULT_LANGUAGE else EN_ALLOWED
+    fields = {key.value: (key, value) for key, value in front.root.value}
+    for name, (key, _) in fields.items():
+        if name in allowed:
+            continue
+        if lang != DEFAULT_LANGUAGE and name in ZH_ALLOWED:
+            r.problem(r.line(key), f"'{name}' is a fact, written once in the Chinese page {page_file_name(version_of_file, DEFAULT_LANGUAGE)}: remove it here (an English page carries only words)")
+        else:
+            r.problem(r.line(key), f"unknown field '{name}' (allowed: {', '.join(allowed)})")
+    for name in required:
+        if name not in fields:
+            r.problem(1, f"missing required field '{name}'")
+    lines = {name: r.line(key) for name, (key, _) in fields.items()}
+    values: dict = {}
+
+    for name in WORD_FIELDS:
+        if name in fields:
+            values[name] = r.text(fields[name][1], name)
+
+    features: list[dict] = []
+    changes: list[dict] = []
+    if lang == DEFAULT_LANGUAGE:
+        if "version" in fields:
+            version = r.matching(fields["version"][1], "version", VERSION_RE, "MAJOR.MINOR without leading zeros, e.g. '1.6'")
+            if version and version != version_of_file:
+                r.problem(lines["version"], f"version '{version}' does not match the file name {path.name} (expected '{version_of_file}')")
+                version = None
+            values["version"] = version
+        if "date" in fields:
+            raw = r.scalar(fields["date"][1], "date")
+            parsed = _parse_date(raw) if raw is not None else None
+            if raw is not None and parsed is None:
+                r.problem(lines["date"], f"bad date '{raw}': expected a real calendar date as YYYY-MM-DD (or YYYY-MM when only the month is known)")
+            values["date"] = parsed
+        if "source" in fields:
+            values["source"] = r.url(fields["source"][1], "source")
+        for name in ("date_evidence", "source_evidence"):
+            if name in fields:
+                values[name] = r.choice(fields[name][1], name, EVIDENCE, "evidence")
+        if "patches" in fields:
+            patches = r.text_list(fields["patches"][1], "patches", PATCH_RE, "patch versions such as '2.9.1'")
+            if patches:
+                for patch, item in zip(patches, fields["patches"][1].value):
+                    if not patch.startswith(version_of_file + "."):
+                        r.problem(r.line(item), f"patch '{patch}' is not a {version_of_file} release")
+                        patches = None
+                        break
+            values["patches"] = patches
+        if "features" in fields:
+            features = _read_features_facts(r, fields["features"][1])
+            values["_feature_ids_written"] = _ids_written(fields["features"][1])
+        if "changes" in fields:
+            changes = _read_changes_facts(r, fields["changes"][1], values.get("version"))
+            values["_change_ids_written"] = _ids_written(fields["changes"][1])
+        if "compat" in fields:
+            values["compat"] = parse_compat(r, fields["compat"][1], version_of_file, values.get("patches") or [])
+        if values.get("date") and values["date"][1] == "month" and "date_note" not in fields:
+            r.problem(lines["date"], "a date known only to the month needs a 'date_note' saying how it is known")
+    else:
+        if "features" in fields:
+            features = list(_read_words_by_id(r, fields["features"][1], "features", with_note=True).items())
+        if "changes" in fields:
+            changes = list(_read_words_by_id(r, fields["changes"][1], "changes", with_note=False).items())
+        if "compat_notes" in fields:
+            values["compat_notes"] = _read_words_by_id(r, fields["compat_notes"][1], "compat_notes", with_note=False)
+
+    problems = r.problems + fence_problems(front.body, front.body_line, shown)
+    parsed = _Parsed(path, shown, lang, version_of_file, values, lines, features, changes, front.body, front.body_line)
+    return parsed, problems
+
+
+# --- joining the languages -------------------------------------------------------------------------------
+
+
+def _join(zh: _Parsed, en: _Parsed, docs_dir: Path) -> tuple[Release | None, list[Problem]]:
+    """Give the English words to the Chinese page's facts; report what is missing or extra."""
+    problems: list[Problem] = []
+
+    def problem(page: _Parsed, line: int, message: str) -> None:
+        problems.append(Problem(page.shown, line, message))
+
+    for name in PAIRED_WORDS:
+        if name in zh.lines and name not in en.lines:
+            problem(en, 1, f"missing '{name}': {zh.shown}:{zh.lines[name]} has one, translate it here")
+        if name in en.lines and name not in zh.lines:
+            problem(en, en.lines[name], f"'{name}' has nothing to translate: {zh.shown} has none")
+
+    en_features = dict(en.features)
+    for feature in zh.features:
+        if feature["id"] not in en_features:
+            problem(en, en.lines.get("features", 1), f"feature '{feature['id']}' has no English name: add '{feature['id']}: <name>' under features ({zh.shown}:{feature['line']})")
+        elif feature["note"] and not en_features[feature["id"]]["note"]:
+            words = en_features[feature["id"]]
+            problem(en, words["line"], f"feature '{feature['id']}' has a note in {zh.shown}:{feature['line']}: give it 'name' and 'note' here")
+        elif not feature["note"] and en_features[feature["id"]]["note"]:
+            problem(en, en_features[feature["id"]]["line"], f"feature '{feature['id']}' has a note here but none in {zh.shown}:{feature['line']}")
+    zh_ids = {f["id"] for f in zh.features} | zh.values.get("_feature_ids_written", set())
+    for fid, words in en_features.items():
+        if fid not in zh_ids:
+            problem(en, words["line"], f"unknown feature '{fid}': {zh.shown} lists no such feature")
+    en_changes = dict(en.changes)
+    for change in zh.changes:
+        if change["id"] not in en_changes:
+            problem(en, en.lines.get("changes", 1), f"change '{change['id']}' has no English text: add '{change['id']}: <text>' under changes ({zh.shown}:{change['line']})")
+    zh_change_ids = {c["id"] for c in zh.changes} | zh.values.get("_change_ids_written", set())
+    for cid, words in en_changes.items():
+        if cid not in zh_change_ids:
+            problem(en, words["line"], f"unknown change '{cid}': {zh.shown} lists no such change")
+    compat = zh.values.get("compat")
+    en_notes = en.values.get("compat_notes", {})
+    zh_notes = compat.notes if compat else {}
+    for nid in zh_notes:
+        if nid not in en_notes:
+            problem(en, en.lines.get("compat_notes", 1), f"compatibility note '{nid}' has no English text: add '{nid}: <text>' under compat_notes")
+    for nid, words in en_notes.items():
+        if nid not in zh_notes:
+            problem(en, words["line"], f"unknown compatibility note '{nid}': {zh.shown} has no such note under compat.notes")
+
+    for page in (zh, en):
+        anchors = heading_anchors(page.body)
+        for feature in zh.features:
+            if feature["id"] not in anchors:
+                line = feature["line"] if page is zh else dict(en.features).get(feature["id"], {}).get("line", 1)
+                problem(page, line, f"feature '{feature['id']}' has no section: add a heading ending in '{{ #{feature['id']} }}'")
+
+    facts = zh.values
+    if problems or not facts.get("version") or not facts.get("date") or any(facts.get(n) is None for n in ("title", "summary", "source")):
+        return None, problems
+    if any(en.values.get(n) is None for n in ("title", "summary")):
+        return None, problems
+    if "compat" in zh.lines and compat is None:
+        return None, problems
+    date, precision = facts["date"]
+    pages = {}
+    for page in (zh, en):
+        words = page.values
+        if page is zh:
+            features = tuple(Feature(f["id"], f["name"], f["area"], f["maturity"], f["line"], f["note"]) for f in zh.features)
+            changes = tuple(_change(c, c["text"], c["line"]) for c in zh.changes)
+        else:
+            features = tuple(Feature(f["id"], en_features[f["id"]]["name"], f["area"], f["maturity"], en_features[f["id"]]["line"], en_features[f["id"]]["note"]) for f in zh.features)
+            changes = tuple(_change(c, en_changes[c["id"]]["name"], en_changes[c["id"]]["line"]) for c in zh.changes)
+        page_compat = compat.with_notes(en_notes if page is en else None) if compat else None
+        pages[page.lang] = ReleasePage(
+            path=page.shown,
+            src_uri=page.path.relative_to(docs_dir).as_posix(),
+            lang=page.lang,
+            version=facts["version"],
+            date=date,
+            date_precision=precision,
+            title=words["title"],
+            summary=words["summary"],
+            source=facts["source"],
+            features=features,
+            changes=changes,
+            compat=page_compat,
+            patches=tuple(facts.get("patches") or ()),
+            source_note=words.get("source_note"),
+            description=words.get("description"),
+            date_note=words.get("date_note"),
+            date_evidence=facts.get("date_evidence") or "official",
+            source_evidence=facts.get("source_evidence") or "official",
+            lines=dict(page.lines),
+        )
+    return Release(facts["version"], pages), problems
+
+
+def _change(facts: dict, text: str, line: int) -> Change:
+    follows = tuple(facts["follows"].split("#")) if facts.get("follows") else None
+    return Change(
+        id=facts["id"],
+        category=facts["category"],
+        text=text,
+        source=facts["source"],
+        evidence=facts["evidence"],
+        line=line,
+        affects=tuple(facts.get("affects") or ()),
+        follows=follows,
+        ends=facts.get("ends"),
+        last_supported=facts.get("last_supported"),
+        drops=tuple(facts.get("drops") or ()),
+        before=facts.get("before"),
+        after=facts.get("after"),
+    )
 
 
 # --- the whole catalog ----------------------------------------------------------------------------
 
 
-def _shown(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
+def _release_files(docs_dir: Path) -> tuple[dict[str, dict[str, Path]], list[Problem]]:
+    """docs/releases/*.md grouped by version and language; a file whose name is not a version is a problem."""
+    from scripts.pages import unsafe_path_problem
+
+    grouped: dict[str, dict[str, Path]] = {}
+    problems: list[Problem] = []
+    folder = docs_dir / RELEASES_DIR
+    if not folder.is_dir():
+        return grouped, problems
+    for path in sorted(folder.iterdir()):
+        if not path.name.endswith(".md") or path.name.startswith("."):
+            continue
+        shown = shown_path(path)
+        unsafe = unsafe_path_problem(path, docs_dir.parent, shown)
+        if unsafe:
+            problems.append(unsafe)
+            continue
+        stem, lang = _stem(path), language_of(path)
+        if not VERSION_RE.match(stem):
+            problems.append(Problem(shown, 1, f"a release page is named <version>.md or <version>.en.md (e.g. 2.10.md), not '{path.name}'"))
+            continue
+        grouped.setdefault(stem, {})[lang] = path
+    return grouped, problems
 
 
-def _stem(path: Path) -> str:
-    """`1.6.en.md` -> `1.6`: the name shared by a release's language pages."""
-    stem = path.name[: -len(".md")]
-    lang = language_of(path)
-    return stem[: -len(lang) - 1] if stem.endswith(f".{lang}") else stem
-
-
-def load_catalog(docs_dir: Path | str) -> Catalog:
+def load_catalog(docs_dir: Path | str, today: dt.date | None = None) -> Catalog:
     """Read and validate every release page under docs_dir/releases; raise ReleaseDataError on any problem."""
     docs_dir = Path(docs_dir)
-    problems: list[Problem] = []
-    pages: list[ReleasePage] = []
-    broken: set[tuple[str, str]] = set()  # (file stem, language) of pages that failed to parse
-    for path in sorted((docs_dir / RELEASES_DIR).glob("*.md")):
-        page, found = parse_release_page(path, docs_dir, _shown(path))
-        problems.extend(found)
-        if page:
-            pages.append(page)
-        else:
-            broken.add((_stem(path), language_of(path)))
-
-    by_version: dict[str, dict[str, ReleasePage]] = {}
-    for page in pages:
-        same = by_version.setdefault(page.version, {})
-        if page.lang in same:
-            first = same[page.lang]
-            problems.append(
-                Problem(page.path, page.lines["version"], f"duplicate version '{page.version}': also declared in {first.path}:{first.lines['version']}")
-            )
-            continue
-        same[page.lang] = page
-
-    releases = []
-    for version, per_lang in by_version.items():
-        missing = [lang for lang in LANGUAGES if lang not in per_lang]
+    today = today or dt.date.today()
+    grouped, problems = _release_files(docs_dir)
+    releases: list[Release] = []
+    for version, files in grouped.items():
+        parsed: dict[str, _Parsed] = {}
+        for lang, path in files.items():
+            page, found = _parse_page(path, shown_path(path), version, lang)
+            problems.extend(found)
+            if page is not None:
+                parsed[lang] = page
+        missing = [lang for lang in LANGUAGES if lang not in files]
         for lang in missing:
-            present = next(iter(per_lang.values()))
-            if (_stem(Path(present.src_uri)), lang) in broken:
-                continue  # the other page exists but is already reported as broken
-            expected = _shown(docs_dir / RELEASES_DIR / page_file_name(version, lang))
-            problems.append(
-                Problem(present.path, present.lines["version"], f"release {version} has no {LANGUAGE_NAMES[lang]} page: add {expected}")
-            )
-        if not missing:
-            problems.extend(_parity_problems(per_lang))
-            releases.append(Release(version, per_lang))
-
+            present = next(iter(files.values()))
+            expected = shown_path(docs_dir / RELEASES_DIR / page_file_name(version, lang))
+            line = parsed[language_of(present)].lines.get("version", 1) if language_of(present) in parsed else 1
+            problems.append(Problem(shown_path(present), line, f"release {version} has no {LANGUAGE_NAMES[lang]} page: add {expected}"))
+        if missing or len(parsed) != len(LANGUAGES):
+            continue
+        release, found = _join(parsed[DEFAULT_LANGUAGE], parsed["en"], docs_dir)
+        problems.extend(found)
+        if release:
+            releases.append(release)
+    releases.sort(key=lambda r: version_key(r.version), reverse=True)
+    problems.extend(_catalog_problems(releases, today))
     if problems:
         raise ReleaseDataError(problems)
-    releases.sort(key=lambda r: version_key(r.version), reverse=True)
     return Catalog(releases)
 
 
-def _parity_problems(per_lang: dict[str, ReleasePage]) -> list[Problem]:
-    """The translation must carry the same facts: date, source and features with the same labels."""
-    base = per_lang[DEFAULT_LANGUAGE]
-    problems = []
-    for lang, page in per_lang.items():
-        if lang == DEFAULT_LANGUAGE:
-            continue
-        for name in ("date", "source"):
-            if getattr(page, name) != getattr(base, name):
+def _catalog_problems(releases: list[Release], today: dt.date) -> list[Problem]:
+    """Facts that involve more than one release: dates in order and not in the future, links between
+    changes, features named by changes, one area per feature id."""
+    problems: list[Problem] = []
+    oldest_first = list(reversed(releases))
+    for older, newer in zip(oldest_first, oldest_first[1:]):
+        page = newer.facts
+        older_day = older.date if older.facts.date_precision == "day" else older.date.replace(day=1)
+        newer_last_day = page.date if page.date_precision == "day" else _month_end(page.date)
+        if newer_last_day < older_day:
+            problems.append(Problem(page.path, page.lines["date"], f"date {page.date_iso} is earlier than the release before it ({older.version}: {older.date_iso})"))
+    for release in releases:
+        page = release.facts
+        if page.date > today:
+            problems.append(Problem(page.path, page.lines["date"], f"date {page.date_iso} is in the future (today is {today.isoformat()})"))
+    by_version = {r.version: r for r in releases}
+    feature_ids = {f.id for r in releases for f in r.features}
+    area_of: dict[str, tuple[str, Release, Feature]] = {}
+    for release in oldest_first:
+        for feature in release.features:
+            seen = area_of.setdefault(feature.id, (feature.area, release, feature))
+            if seen[0] != feature.area:
                 problems.append(
-                    Problem(page.path, page.lines[name], f"{name} '{getattr(page, name)}' differs from {base.path}:{base.lines[name]} ('{getattr(base, name)}')")
+                    Problem(release.facts.path, feature.line, f"feature '{feature.id}' is in area '{feature.area}' here but '{seen[0]}' in {seen[1].facts.path}:{seen[2].line}: one id is one feature, in one area")
                 )
-        base_ids = [f.id for f in base.features]
-        ids = [f.id for f in page.features]
-        if ids != base_ids:
-            problems.append(
-                Problem(page.path, page.lines["features"], f"features {ids} differ from {base.path}:{base.lines['features']} ({base_ids}); translations list the same feature ids in the same order")
-            )
-            continue
-        for mine, theirs in zip(page.features, base.features):
-            for attr in ("area", "maturity"):
-                if getattr(mine, attr) != getattr(theirs, attr):
-                    problems.append(
-                        Problem(page.path, mine.line, f"feature '{mine.id}' has {attr} '{getattr(mine, attr)}' but {base.path}:{theirs.line} says '{getattr(theirs, attr)}'")
-                    )
+        for change in release.changes:
+            for fid in change.affects:
+                if fid not in feature_ids:
+                    problems.append(Problem(release.facts.path, change.line, f"change '{change.id}' affects feature '{fid}', which no release lists"))
+            if change.follows:
+                version, cid = change.follows
+                target = by_version.get(version)
+                if target is None:
+                    problems.append(Problem(release.facts.path, change.line, f"change '{change.id}' follows release {version}, which has no page"))
+                elif cid not in {c.id for c in target.changes}:
+                    problems.append(Problem(release.facts.path, change.line, f"change '{change.id}' follows '{cid}', which {target.facts.path} does not list under changes"))
+            if change.last_supported and change.last_supported not in by_version:
+                problems.append(Problem(release.facts.path, change.line, f"change '{change.id}': last_supported release {change.last_supported} has no page"))
     return problems
+
+
+def _month_end(day: dt.date) -> dt.date:
+    following = day.replace(day=28) + dt.timedelta(days=4)
+    return following - dt.timedelta(days=following.day)
 
 
 # --- shared by the build hooks ----------------------------------------------------------------------
@@ -543,8 +786,9 @@ def cached_catalog(docs_dir: Path | str) -> Catalog:
     hook asks for the catalog many times; re-parsing only when a file changed keeps that cheap.
     """
     docs_dir = Path(docs_dir)
-    files = sorted((docs_dir / RELEASES_DIR).glob("*.md"))
-    stamp = tuple((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+    folder = docs_dir / RELEASES_DIR
+    files = sorted(folder.glob("*.md")) if folder.is_dir() else []
+    stamp = tuple((f.name, f.lstat().st_mtime_ns, f.lstat().st_size) for f in files)
     key = str(docs_dir.resolve())
     hit = _CACHE.get(key)
     if hit and hit[0] == stamp:
@@ -555,18 +799,30 @@ def cached_catalog(docs_dir: Path | str) -> Catalog:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.releases", description="Validate every release page's front matter and print a summary.")
+    parser = argparse.ArgumentParser(prog="python -m scripts.releases", description="Validate every release page (and every other page's front matter and markers) and print a summary.")
     parser.add_argument("--docs-dir", default="docs", help="the MkDocs docs_dir (default: docs)")
     args = parser.parse_args(argv)
+    from scripts.pages import check_site_pages
+
+    docs_dir = Path(args.docs_dir)
+    if not docs_dir.is_dir():
+        print(f"error: docs dir '{args.docs_dir}' does not exist", file=sys.stderr)
+        return 2
+    problems = check_site_pages(docs_dir)
+    catalog = None
     try:
-        catalog = load_catalog(args.docs_dir)
+        catalog = load_catalog(docs_dir)
     except ReleaseDataError as exc:
-        print(exc, file=sys.stderr)
-        print(f"{len(exc.problems)} problem(s) found", file=sys.stderr)
+        problems = problems + exc.problems
+    if problems:
+        error = ReleaseDataError(problems)
+        print(error, file=sys.stderr)
+        print(f"{len(error.problems)} problem(s) found", file=sys.stderr)
         return 1
     for release in catalog.releases:
-        counts = ", ".join(f"{n} {label}" for label, n in release.pages[DEFAULT_LANGUAGE].maturity_counts().items())
-        print(f"{release.version:>5}  {release.date}  {len(release.features)} features ({counts})")
+        counts = ", ".join(f"{n} {label}" for label, n in release.facts.maturity_counts().items())
+        extra = f", {len(release.changes)} changes" if release.changes else ""
+        print(f"{release.version:>5}  {release.date_iso:<10}  {len(release.features)} features ({counts or 'none'}){extra}")
     print(f"{len(catalog.releases)} releases, {len(catalog.releases) * len(LANGUAGES)} pages: OK")
     return 0
 

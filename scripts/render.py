@@ -1,18 +1,24 @@
-"""Markdown generated from the release catalog: the timeline, and each release page's header and footer.
+"""What the build writes into release pages and the home page, from the release catalog.
 
-Pure functions (catalog in, Markdown out) so they are tested without a build; the hooks in
-overrides/hooks/ only decide where the output goes. Links are written as links between Markdown files
-(`releases/1.6.md`): MkDocs turns them into directory URLs for the hosted site and `.html` URLs for the
-offline copy, and static-i18n points them at the page of the language being built.
+Pure functions (catalog in, Markdown/HTML out) so they are tested without a build; the hooks in
+overrides/hooks/ only decide where the output goes.
+
+**Text fields are text.** Every value that comes from front matter (titles, summaries, feature names,
+notes, change texts, URLs) reaches the page as escaped HTML, never as Markdown: Markdown would turn
+`](javascript:…)` into a link, `{ onfocus=… }` into attributes (attr_list), `<!--` into a comment that
+swallows the page and `Tensor<T>` into nothing. The only markup a text may carry is a `code span` in a
+change's text, rendered as <code> with its content escaped (`text_html`). The Markdown around this HTML is
+ours; links between pages are Markdown links between files (`releases/1.6.md`), which MkDocs resolves for
+the hosted site and the offline copy alike.
 """
 
 from __future__ import annotations
 
 import html
-import re
 import posixpath
+import re
 
-from scripts.releases import AREAS, MATURITY_LABELS, RELEASES_DIR, Catalog, ReleasePage, scan_fences
+from scripts.releases import AREAS, CHANGE_CATEGORIES, EVIDENCE, MATURITY_LABELS, RELEASES_DIR, Catalog, Change, ReleasePage, scan_fences
 
 # The labels a timeline entry always counts, even at zero, so entries compare at a glance.
 COUNTED_LABELS = ("Stable", "Beta", "Prototype")
@@ -24,16 +30,34 @@ UI: dict[str, dict[str, str]] = {
         "source": "官方来源",
         "feature": "特性",
         "area": "领域",
-        "maturity": "成熟度",
+        "maturity": "本版标签",
+        "today": "现状",
+        "today_title": "这项特性现在的状态：最近一次提到它的版本给出的标签，或来源记载的弃用/移除",
         "previous": "上一版本",
         "next": "下一版本",
         "none_previous": "这是本站收录的最早版本。",
         "none_next": "这是本站收录的最新版本。",
         "read_source": "阅读官方发布文章",
-        "coverage": "本站收录 PyTorch {first}（{first_date}）至 {last}（{last_date}）共 {count} 个小版本。"
-        "更新的版本在有官方来源之后才会收录。",
+        "coverage": "本站收录 PyTorch {first}（{first_date}）至 {last}（{last_date}）共 {count} 个小版本。",
         "release": "PyTorch {version}",
-        "changes_since": "{previous} → {version} 之间变化的特性",
+        "changes_since": "{previous} → {version} 之间的变化",
+        "latest": "最新版本",
+        "latest_entry": "最新收录的版本是 PyTorch {version}（{date}）：{summary}",
+        "month_only": "（只知道月份）",
+        "status_deprecated": "{version} 起弃用",
+        "status_removed": "{version} 中移除",
+        "status_label": "{label}（{version}）",
+        "evidence": "证据",
+        "features_caption": "PyTorch {version} 的特性与成熟度标签",
+        "changes": "不兼容变更与弃用",
+        "changes_none": "本站依据的资料中没有记载这一版的不兼容变更、弃用或移除。",
+        "changes_intro": "升级到 {version} 时需要注意的变化（共 {count} 项）。每项注明来源；◆ 表示来源是官方文字的第三方副本或推断。",
+        "before": "以前的写法",
+        "after": "{version} 起的写法",
+        "follows": "接续",
+        "followed_by": "后续",
+        "affects": "涉及特性",
+        "last_supported": "最后支持的版本：{version}",
     },
     "en": {
         "colon": ": ",
@@ -41,18 +65,53 @@ UI: dict[str, dict[str, str]] = {
         "source": "Official source",
         "feature": "Feature",
         "area": "Area",
-        "maturity": "Maturity",
+        "maturity": "Label here",
+        "today": "Today",
+        "today_title": "Where the feature stands now: the label of the newest release that mentions it, or its deprecation/removal where a source says so",
         "previous": "Previous release",
         "next": "Next release",
         "none_previous": "This is the oldest release covered here.",
         "none_next": "This is the newest release covered here.",
         "read_source": "Read the official release post",
-        "coverage": "Covers {count} minor releases, from PyTorch {first} ({first_date}) to {last} ({last_date}). "
-        "Newer releases are added once an official source exists.",
+        "coverage": "Covers {count} minor releases, from PyTorch {first} ({first_date}) to {last} ({last_date}).",
         "release": "PyTorch {version}",
         "changes_since": "What changed from {previous} to {version}",
+        "latest": "Latest release",
+        "latest_entry": "The newest release covered here is PyTorch {version} ({date}): {summary}",
+        "month_only": " (month only)",
+        "status_deprecated": "deprecated in {version}",
+        "status_removed": "removed in {version}",
+        "status_label": "{label} ({version})",
+        "evidence": "Evidence",
+        "features_caption": "Features of PyTorch {version} and their maturity labels",
+        "changes": "Breaking changes and deprecations",
+        "changes_none": "Our sources record no breaking change, deprecation or removal for this release.",
+        "changes_intro": "What to watch for when upgrading to {version} ({count} items). Each names its source; ◆ marks a third-party copy of official text or a derived fact.",
+        "before": "Before",
+        "after": "From {version} on",
+        "follows": "Follows",
+        "followed_by": "Followed by",
+        "affects": "Affects",
+        "last_supported": "Last release with it: {version}",
     },
 }
+
+
+# --- text -----------------------------------------------------------------------------------------------
+
+
+def esc(text: str) -> str:
+    """Text for HTML element content or a double-quoted attribute."""
+    return html.escape(text, quote=True)
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def text_html(text: str) -> str:
+    """Escaped text where `code spans` become <code>; nothing else is markup."""
+    parts = _CODE_SPAN.split(text)
+    return "".join(f"<code>{esc(part)}</code>" if i % 2 else esc(part) for i, part in enumerate(parts))
 
 
 def maturity_badge(label: str, lang: str, count: int | None = None) -> str:
@@ -60,7 +119,21 @@ def maturity_badge(label: str, lang: str, count: int | None = None) -> str:
     if count is not None:
         text = f"{count} {text}"
     css = "maturity-" + label.lower()
-    return f'<span class="maturity {css}" data-maturity="{label}">{html.escape(text)}</span>'
+    return f'<span class="maturity {css}" data-maturity="{esc(label)}">{esc(text)}</span>'
+
+
+def evidence_mark(evidence: str, lang: str) -> str:
+    """Nothing for an official fact; ◆ with its meaning (title and hidden text) otherwise."""
+    if evidence == "official":
+        return ""
+    meaning = EVIDENCE[evidence][lang]
+    return f'<span class="evidence evidence-{evidence}" title="{esc(meaning)}">{EVIDENCE[evidence]["mark"]}<span class="visually-hidden"> {esc(meaning)}</span></span>'
+
+
+def date_html(page: ReleasePage) -> str:
+    t = UI[page.lang]
+    suffix = esc(t["month_only"]) if page.date_precision == "month" else ""
+    return f'<time datetime="{page.date_iso}">{page.date_iso}</time>{suffix}'
 
 
 def _link(from_src: str, to_src: str) -> str:
@@ -72,80 +145,191 @@ def _release_src(version: str) -> str:
     return f"{RELEASES_DIR}/{version}.md"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def release_header(page: ReleasePage) -> str:
-    """The H1 and the fact box every release page starts with."""
-    t = UI[page.lang]
-    lines = [
-        f"# {page.title}",
-        "",
-        '<div class="release-meta" markdown>',
-        "",
-        f'<p class="release-facts"><span class="release-date">{t["date"]}{t["colon"]}'
-        f'<time datetime="{page.date.isoformat()}">{page.date.isoformat()}</time></span> · '
-        f'<span class="release-source">{t["source"]}{t["colon"]}'
-        f'<a href="{html.escape(page.source)}">{html.escape(_short_url(page.source))}</a></span></p>',
-        "",
-        f'<p class="release-summary">{html.escape(page.summary)}</p>',
-        "",
-    ]
-    if page.source_note:
-        lines += [f'<p class="release-source-note">{html.escape(page.source_note)}</p>', ""]
-    lines += [
-        f'| {t["feature"]} | {t["area"]} | {t["maturity"]} |',
-        "|---|---|---|",
-    ]
-    for feature in page.features:
-        name = _cell(feature.name)
-        lines.append(f"| [{name}](#{feature.id}) | {AREAS[feature.area][page.lang]} | {maturity_badge(feature.maturity, page.lang)} |")
-    lines += ["", "</div>", ""]
-    return "\n".join(lines)
-
-
 def _short_url(url: str) -> str:
     return url.split("://", 1)[-1].rstrip("/")
 
 
-def release_footer(catalog: Catalog, page: ReleasePage, compare_href: str | None = None) -> str:
-    """Previous/next release links and the official source, at the end of every release page."""
+# --- a release page --------------------------------------------------------------------------------------
+
+
+def status_html(status, lang: str, lifecycle_href: str | None, feature_id: str) -> str:
+    """The "today" cell: newest label with its release, or deprecated/removed in a release."""
+    t = UI[lang]
+    if status is None:
+        return ""
+    if status.kind == "label":
+        inner = f'{maturity_badge(status.label, lang)} <span class="status-version">{esc(status.version)}</span>'
+    else:
+        css = "status-removed" if status.kind == "removed" else "status-deprecated"
+        inner = f'<span class="status {css}" data-status="{status.kind}">{esc(t["status_" + status.kind].format(version=status.version))}</span>'
+    if lifecycle_href:
+        return f'<a class="status-link" href="{esc(lifecycle_href)}#feature-{esc(feature_id)}">{inner}</a>'
+    return inner
+
+
+def feature_table(page: ReleasePage, statuses: dict | None = None, lifecycle_href: str | None = None) -> str:
+    """Feature | label in this release | status today | area, as HTML (names are text). On phones the rows
+    stack as cards (CSS), so the label is always on screen."""
     t = UI[page.lang]
-    src = f"{RELEASES_DIR}/{page.version}.md"
+    out = [
+        # data-search-exclude: the table repeats the sections below it; in the search index it made every
+        # release's top result a wall of feature names (scripts/search_index.py).
+        '<div class="feature-table-wrap" data-search-exclude>',
+        '<table class="feature-table">',
+        f'<caption class="visually-hidden">{esc(t["features_caption"].format(version=page.version))}</caption>',
+        "<thead><tr>",
+        f'<th scope="col">{esc(t["feature"])}</th>',
+        f'<th scope="col">{esc(t["maturity"])}</th>',
+    ]
+    if statuses is not None:
+        out.append(f'<th scope="col" title="{esc(t["today_title"])}">{esc(t["today"])}</th>')
+    out += [f'<th scope="col">{esc(t["area"])}</th>', "</tr></thead>", "<tbody>"]
+    for feature in page.features:
+        out.append(f'<tr data-feature="{esc(feature.id)}">')
+        out.append(f'<th scope="row" data-label="{esc(t["feature"])}"><a href="#{esc(feature.id)}">{esc(feature.name)}</a></th>')
+        out.append(f'<td data-label="{esc(t["maturity"])}">{maturity_badge(feature.maturity, page.lang)}</td>')
+        if statuses is not None:
+            out.append(f'<td data-label="{esc(t["today"])}">{status_html(statuses.get(feature.id), page.lang, lifecycle_href, feature.id)}</td>')
+        out.append(f'<td data-label="{esc(t["area"])}">{esc(AREAS[feature.area][page.lang])}</td>')
+        out.append("</tr>")
+    out += ["</tbody>", "</table>", "</div>"]
+    return "\n".join(out)
+
+
+def release_header(page: ReleasePage, statuses: dict | None = None, lifecycle_href: str | None = None) -> str:
+    """The H1 and the fact box every release page starts with (HTML: every value is escaped)."""
+    t = UI[page.lang]
+    date_mark = evidence_mark(page.date_evidence, page.lang)
+    source_mark = evidence_mark(page.source_evidence, page.lang)
+    lines = [
+        # No id on the H1: Material drops the first table-of-contents level when the H1 has one.
+        f'<h1 class="release-title">{esc(page.title)}</h1>',
+        "",
+        '<div class="release-meta">',
+        f'<p class="release-facts"><span class="release-date">{esc(t["date"])}{t["colon"]}{date_html(page)}{date_mark}</span> · '
+        f'<span class="release-source">{esc(t["source"])}{t["colon"]}'
+        f'<a href="{esc(page.source)}">{esc(_short_url(page.source))}</a>{source_mark}</span></p>',
+        f'<p class="release-summary">{esc(page.summary)}</p>',
+    ]
+    if page.date_note:
+        lines.append(f'<p class="release-date-note">{esc(page.date_note)}</p>')
+    if page.source_note:
+        lines.append(f'<p class="release-source-note">{esc(page.source_note)}</p>')
+    if page.features:
+        lines.append(feature_table(page, statuses, lifecycle_href))
+    lines += ["</div>", ""]
+    return "\n".join(lines)
+
+
+def release_footer(catalog: Catalog, page: ReleasePage, compare_href: str | None = None, release_href=None) -> str:
+    """Previous/next release links and the official source, at the end of every release page.
+
+    `release_href(version)` gives the URL of another release's page in this language (the hook computes
+    it from MkDocs' file table); without it, Markdown links between files are written instead."""
+    t = UI[page.lang]
+    src = _release_src(page.version)
     previous = catalog.previous(page.version)
     following = catalog.next(page.version)
+
+    def link(version: str) -> str:
+        text = esc(t["release"].format(version=version))
+        if release_href:
+            return f'<a href="{esc(release_href(version))}">{text}</a>'
+        return f"[{text}]({_link(src, _release_src(version))})"
+
     # Excluded from the search index: the neighbours' summaries would otherwise count as text of this
     # page's last section.
     lines = ["", "---", "", '<nav class="release-around" data-search-exclude markdown>', ""]
     if previous:
         prev_page = previous.pages[page.lang]
-        lines.append(
-            f'- {t["previous"]}{t["colon"]}[{t["release"].format(version=previous.version)}]({_link(src, _release_src(previous.version))})'
-            f" ({prev_page.date.isoformat()}) — {_escape_md(prev_page.summary)}"
-        )
+        lines.append(f'- {esc(t["previous"])}{t["colon"]}{link(previous.version)} ({prev_page.date_iso}) — {esc(prev_page.summary)}')
         if compare_href:
             # Raw HTML: MkDocs would try to resolve a Markdown link with a query as a file. The pair is a
-            # query, not a #fragment: it is view state, and a fragment would name an element that does not exist.
-            changes_link = html.escape(f"{compare_href}?from={previous.version}&to={page.version}")
-            text = html.escape(t["changes_since"].format(previous=previous.version, version=page.version))
+            # query, not a #fragment: it is view state.
+            changes_link = esc(f"{compare_href}?from={previous.version}&to={page.version}")
+            text = esc(t["changes_since"].format(previous=previous.version, version=page.version))
             lines.append(f'- <a class="release-changes" href="{changes_link}">{text}</a>')
     else:
-        lines.append(f"- {t['none_previous']}")
+        lines.append(f"- {esc(t['none_previous'])}")
     if following:
         next_page = following.pages[page.lang]
-        lines.append(
-            f'- {t["next"]}{t["colon"]}[{t["release"].format(version=following.version)}]({_link(src, _release_src(following.version))})'
-            f" ({next_page.date.isoformat()}) — {_escape_md(next_page.summary)}"
-        )
+        lines.append(f'- {esc(t["next"])}{t["colon"]}{link(following.version)} ({next_page.date_iso}) — {esc(next_page.summary)}')
     else:
-        lines.append(f"- {t['none_next']}")
-    lines += ["", "</nav>", "", f'<p class="release-source-link" data-search-exclude><a href="{html.escape(page.source)}">{t["read_source"]} ↗</a></p>', ""]
+        lines.append(f"- {esc(t['none_next'])}")
+    lines += ["", "</nav>", "", f'<p class="release-source-link" data-search-exclude><a href="{esc(page.source)}">{esc(t["read_source"])} ↗</a></p>', ""]
     return "\n".join(lines)
 
 
-def _escape_md(text: str) -> str:
-    return html.escape(text).replace("[", "\\[").replace("]", "\\]").replace("*", "\\*").replace("_", "\\_")
+def _fence_for(code: str) -> str:
+    """A backtick fence longer than any run of backticks in the code."""
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _code_block(code: str, badge: tuple[str, str] | None) -> list[str]:
+    fence = _fence_for(code)
+    lines = ["", f"{fence}python", code, fence, ""]
+    if badge:
+        css, text = badge
+        lines += [f'<p class="snippet-badge {css}">{esc(text)}</p>', ""]
+    return lines
+
+
+def changes_section(page: ReleasePage, catalog: Catalog, entries: dict, release_href, badge_for, feature_href=None) -> str:
+    """The "Breaking changes and deprecations" section of a release page, from its `changes`.
+
+    `entries`: the snippet status file's entries (badges of the before/after code, by snippet id);
+    `badge_for(entry, lang)`: (css, text) of a badge; `release_href(version)`: URL of another release page.
+    """
+    from scripts.snippets.extract import change_snippet_id
+
+    t = UI[page.lang]
+    lang = page.lang
+    lines = ["", f"## {esc(t['changes'])} {{ #changes }}", ""]
+    if not page.changes:
+        return "\n".join(lines + [f'<p class="changes-none">{esc(t["changes_none"])}</p>', ""])
+    followers: dict[tuple[str, str], list[tuple[str, Change]]] = {}
+    for release in catalog.releases:
+        for change in release.pages[lang].changes:
+            if change.follows:
+                followers.setdefault(change.follows, []).append((release.version, change))
+    zh_src = page.src_uri if lang == "zh" else page.src_uri.replace(f".{lang}.md", ".md")
+    lines += [f'<p class="changes-intro">{esc(t["changes_intro"].format(version=page.version, count=len(page.changes)))}</p>', ""]
+    lines += ['<div class="changes" markdown>', ""]
+    for change in page.changes:
+        category = CHANGE_CATEGORIES[change.category][lang]
+        meta = [f'<a href="{esc(change.source)}">{esc(_short_url(change.source))}</a>{evidence_mark(change.evidence, lang)}']
+        if change.follows:
+            version, cid = change.follows
+            meta.append(f'{esc(t["follows"])}{t["colon"]}<a href="{esc(release_href(version))}#change-{esc(cid)}">PyTorch {esc(version)}</a>')
+        for version, later in sorted(followers.get((page.version, change.id), []), key=lambda p: [int(x) for x in p[0].split(".")]):
+            meta.append(f'{esc(t["followed_by"])}{t["colon"]}<a href="{esc(release_href(version))}#{esc(later.anchor)}">PyTorch {esc(version)}</a>')
+        if change.last_supported:
+            meta.append(esc(t["last_supported"].format(version=change.last_supported)))
+        if change.affects and feature_href:
+            links = ", ".join(f'<a href="{esc(feature_href(fid))}">{esc(fid)}</a>' for fid in change.affects)
+            meta.append(f'{esc(t["affects"])}{t["colon"]}{links}')
+        lines += [
+            f'<div class="change" id="{esc(change.anchor)}" data-category="{esc(change.category)}" markdown>',
+            "",
+            f'<p class="change-head"><span class="change-category category-{esc(change.category)}">{esc(category)}</span> '
+            f'<span class="change-text">{text_html(change.text)}</span></p>',
+            "",
+            f'<p class="change-meta">{" · ".join(meta)}</p>',
+        ]
+        if change.before:
+            entry = entries.get(change_snippet_id(zh_src, change.id, "before"))
+            lines += ["", f'<p class="change-code-label">{esc(t["before"])}</p>'] + _code_block(change.before, badge_for(entry, lang) if entry else None)
+        if change.after:
+            entry = entries.get(change_snippet_id(zh_src, change.id, "after"))
+            label = t["after"].format(version=page.version)
+            lines += [f'<p class="change-code-label">{esc(label)}</p>'] + _code_block(change.after, badge_for(entry, lang) if entry else None)
+        lines += ["", "</div>", ""]
+    lines += ["</div>", ""]
+    return "\n".join(lines)
+
+
+# --- the home page ---------------------------------------------------------------------------------------
 
 
 def maturity_counts_html(page: ReleasePage) -> str:
@@ -154,39 +338,38 @@ def maturity_counts_html(page: ReleasePage) -> str:
     return " ".join(maturity_badge(label, page.lang, counts.get(label, 0)) for label in shown)
 
 
-def timeline(catalog: Catalog, lang: str, from_src: str = "index.md") -> str:
-    """The home page timeline: newest release first, each with date, summary and maturity counts."""
+def timeline(catalog: Catalog, lang: str, from_src: str = "index.md", pending: str | None = None) -> str:
+    """The home page timeline: a "latest release" entry, then every release newest first, each with its
+    date, summary and maturity counts. `pending` is HTML about a release that exists but has no page yet."""
     t = UI[lang]
     pages = catalog.pages(lang)
     if not pages:
         return ""
     newest, oldest = pages[0], pages[-1]
-    lines = [
-        f'<p class="timeline-coverage">'
-        + html.escape(
-            t["coverage"].format(
-                first=oldest.version,
-                first_date=oldest.date.isoformat(),
-                last=newest.version,
-                last_date=newest.date.isoformat(),
-                count=len(pages),
-            )
-        )
-        + "</p>",
+    coverage = t["coverage"].format(first=oldest.version, first_date=oldest.date_iso, last=newest.version, last_date=newest.date_iso, count=len(pages))
+    lines = [f'<p class="timeline-coverage">{esc(coverage)}</p>', ""]
+    latest_link = f"[{esc(t['release'].format(version=newest.version))}]({_link(from_src, _release_src(newest.version))})"
+    lines += [
+        '<div class="latest-release" markdown>',
         "",
-        '<div class="timeline" markdown>',
+        f'<p class="latest-label"><strong>{esc(t["latest"])}</strong></p>',
+        "",
+        f'{latest_link} · <time datetime="{newest.date_iso}">{newest.date_iso}</time> — {esc(newest.summary)}',
         "",
     ]
+    if pending:
+        lines += [f'<p class="latest-pending">{pending}</p>', ""]
+    lines += ["</div>", "", '<div class="timeline" markdown>', ""]
     for page in pages:
         anchor = "v" + page.version.replace(".", "-")
         lines += [
-            f'<div class="timeline-entry" data-version="{page.version}" data-date="{page.date.isoformat()}" markdown>',
+            f'<div class="timeline-entry" data-version="{page.version}" data-date="{page.date_iso}" markdown>',
             "",
-            f"## [{t['release'].format(version=page.version)}]({_link(from_src, _release_src(page.version))}) {{ #{anchor} }}",
+            f"## [{esc(t['release'].format(version=page.version))}]({_link(from_src, _release_src(page.version))}) {{ #{anchor} }}",
             "",
-            f'<p class="timeline-date"><time datetime="{page.date.isoformat()}">{page.date.isoformat()}</time></p>',
+            f'<p class="timeline-date">{date_html(page)}</p>',
             "",
-            f'<p class="timeline-summary">{html.escape(page.summary)}</p>',
+            f'<p class="timeline-summary">{esc(page.summary)}</p>',
             "",
             f'<p class="timeline-counts">{maturity_counts_html(page)}</p>',
             "",
@@ -195,198 +378,6 @@ def timeline(catalog: Catalog, lang: str, from_src: str = "index.md") -> str:
         ]
     lines += ["</div>", ""]
     return "\n".join(lines)
-
-
-# --- views across releases (lifecycle, topics, compare) ------------------------------------------------
-# These emit HTML, not Markdown links, so they take `href(page, anchor)`: the hook computes each URL from
-# MkDocs' own file table, which is right for directory URLs and for the offline copy's `.html` URLs.
-
-UI["zh"].update(
-    {
-        "lifecycle_feature": "特性",
-        "lifecycle_filter": "按领域筛选",
-        "all_areas": "全部领域",
-        "lifecycle_count": "共 {features} 项特性，跨 {releases} 个版本。",
-        "topic_intro": "{area}领域在各版本中的特性，按时间顺序排列（共 {releases} 个版本、{features} 项）。",
-        "topic_empty": "暂无版本在这个领域标注特性。",
-        "compare_from": "起始版本",
-        "compare_to": "目标版本",
-        "compare_button": "比较",
-        "compare_change": "变化",
-        "compare_new": "新增",
-        "compare_changed": "成熟度变化",
-        "compare_noscript": "比较功能需要启用 JavaScript；也可以查看特性生命周期表。",
-    }
-)
-UI["en"].update(
-    {
-        "lifecycle_feature": "Feature",
-        "lifecycle_filter": "Filter by area",
-        "all_areas": "All areas",
-        "lifecycle_count": "{features} features across {releases} releases.",
-        "topic_intro": "Features in the {area} area, release by release, oldest first ({releases} releases, {features} features).",
-        "topic_empty": "No release lists a feature in this area yet.",
-        "compare_from": "From",
-        "compare_to": "To",
-        "compare_button": "Compare",
-        "compare_change": "Change",
-        "compare_new": "new",
-        "compare_changed": "maturity changed",
-        "compare_noscript": "Comparing needs JavaScript; the feature lifecycle table shows the same data.",
-    }
-)
-
-
-def feature_history(catalog: Catalog, lang: str) -> list[dict]:
-    """One entry per feature id: its area, its name (from the newest release) and, per release, its label.
-
-    Ordered by area (as in AREAS), then by the release that first mentions the feature.
-    """
-    oldest_first = list(reversed(catalog.releases))
-    history: dict[str, dict] = {}
-    for index, release in enumerate(oldest_first):
-        for feature in release.pages[lang].features:
-            entry = history.setdefault(feature.id, {"id": feature.id, "area": feature.area, "first": index, "cells": {}})
-            entry["name"] = feature.name  # the newest release's wording wins
-            entry["area"] = feature.area
-            entry["cells"][release.version] = feature.maturity
-    area_order = {area: i for i, area in enumerate(AREAS)}
-    return sorted(history.values(), key=lambda e: (area_order[e["area"]], e["first"], e["id"]))
-
-
-def lifecycle(catalog: Catalog, lang: str, href) -> str:
-    """The feature × release matrix; each cell is the label of that feature in that release."""
-    t = UI[lang]
-    oldest_first = list(reversed(catalog.releases))
-    rows = feature_history(catalog, lang)
-    areas = [a for a in AREAS if any(r["area"] == a for r in rows)]
-    out = [
-        f'<p class="lifecycle-count">{html.escape(t["lifecycle_count"].format(features=len(rows), releases=len(oldest_first)))}</p>',
-        '<div class="lifecycle-filter">',
-        f'<label for="lifecycle-area">{t["lifecycle_filter"]}</label> ',
-        '<select id="lifecycle-area" data-filter-target="lifecycle-table">',
-        f'<option value="">{t["all_areas"]}</option>',
-    ]
-    out += [f'<option value="{area}">{html.escape(AREAS[area][lang])}</option>' for area in areas]
-    out += ["</select>", "</div>", '<div class="lifecycle-scroll">', '<table class="lifecycle" id="lifecycle-table">', "<thead><tr>"]
-    out.append(f'<th scope="col">{t["lifecycle_feature"]}</th><th scope="col">{t["area"]}</th>')
-    for release in oldest_first:
-        out.append(f'<th scope="col"><a href="{href(release.pages[lang])}">{release.version}</a></th>')
-    out.append("</tr></thead><tbody>")
-    for row in rows:
-        out.append(f'<tr data-area="{row["area"]}" data-feature="{row["id"]}">')
-        out.append(f'<th scope="row">{html.escape(row["name"])}</th><td>{html.escape(AREAS[row["area"]][lang])}</td>')
-        for release in oldest_first:
-            label = row["cells"].get(release.version)
-            if label is None:
-                out.append('<td class="lifecycle-empty"></td>')
-            else:
-                link = href(release.pages[lang], row["id"])
-                out.append(f'<td data-version="{release.version}"><a href="{link}">{maturity_badge(label, lang)}</a></td>')
-        out.append("</tr>")
-    out += ["</tbody></table>", "</div>", ""]
-    return "\n".join(out)
-
-
-def topic(catalog: Catalog, area: str, lang: str, href) -> str:
-    """Every release that lists a feature in `area`, oldest first, with those features."""
-    t = UI[lang]
-    releases = [r for r in reversed(catalog.releases) if any(f.area == area for f in r.pages[lang].features)]
-    if not releases:
-        return f'<p class="topic-empty">{t["topic_empty"]}</p>\n'
-    count = sum(1 for r in releases for f in r.pages[lang].features if f.area == area)
-    out = [
-        f'<p class="topic-intro">{html.escape(t["topic_intro"].format(area=AREAS[area][lang], releases=len(releases), features=count))}</p>',
-        '<div class="timeline topic-timeline">',
-    ]
-    for release in releases:
-        page = release.pages[lang]
-        out += [
-            f'<div class="timeline-entry" data-version="{release.version}" data-date="{page.date.isoformat()}">',
-            f'<h2 id="v{release.version.replace(".", "-")}"><a href="{href(page)}">{html.escape(t["release"].format(version=release.version))}</a></h2>',
-            f'<p class="timeline-date"><time datetime="{page.date.isoformat()}">{page.date.isoformat()}</time></p>',
-            '<ul class="topic-features">',
-        ]
-        for feature in page.features:
-            if feature.area == area:
-                out.append(
-                    f'<li data-feature="{feature.id}"><a href="{href(page, feature.id)}">{html.escape(feature.name)}</a> '
-                    f"{maturity_badge(feature.maturity, lang)}</li>"
-                )
-        out += ["</ul>", "</div>"]
-    out += ["</div>", ""]
-    return "\n".join(out)
-
-
-def compare_data(catalog: Catalog, lang: str, href) -> list[dict]:
-    """What the compare page's script needs: releases oldest first, each with its features and URLs."""
-    return [
-        {
-            "version": release.version,
-            "date": release.pages[lang].date.isoformat(),
-            "url": href(release.pages[lang]),
-            "features": [
-                {"id": f.id, "name": f.name, "area": AREAS[f.area][lang], "maturity": f.maturity, "label": MATURITY_LABELS[f.maturity][lang]}
-                for f in release.pages[lang].features
-            ],
-        }
-        for release in reversed(catalog.releases)
-    ]
-
-
-def compare(catalog: Catalog, lang: str, href) -> str:
-    """Two version pickers and an (initially server-rendered) result for the newest pair of releases."""
-    import json
-
-    t = UI[lang]
-    data = compare_data(catalog, lang, href)
-    versions = [r["version"] for r in data]
-    default_from = versions[-2] if len(versions) > 1 else versions[0]
-    default_to = versions[-1]
-
-    def options(selected: str) -> str:
-        return "".join(f'<option value="{v}"{" selected" if v == selected else ""}>PyTorch {v}</option>' for v in versions)
-
-    payload = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
-    strings = json.dumps({k: t[k] for k in ("compare_new", "compare_changed", "feature", "area", "compare_change")}, ensure_ascii=False)
-    return "\n".join(
-        [
-            '<form class="compare-form" id="compare-form">',
-            f'<label for="compare-from">{t["compare_from"]}</label> <select id="compare-from" name="from">{options(default_from)}</select> ',
-            f'<label for="compare-to">{t["compare_to"]}</label> <select id="compare-to" name="to">{options(default_to)}</select> ',
-            f'<button type="submit" class="md-button md-button--primary">{t["compare_button"]}</button>',
-            "</form>",
-            f"<noscript><p>{t['compare_noscript']}</p></noscript>",
-            '<div id="compare-result" aria-live="polite"></div>',
-            f'<script type="application/json" id="compare-data">{payload}</script>',
-            f'<script type="application/json" id="compare-strings">{strings}</script>',
-            "",
-        ]
-    )
-
-
-def release_changes(catalog: Catalog, from_version: str, to_version: str, lang: str) -> list[dict]:
-    """Features that appeared or changed label after `from_version` up to and including `to_version`.
-
-    The Python twin of the compare page's script, used by tests to check what the page computes.
-    """
-    oldest_first = list(reversed(catalog.releases))
-    versions = [r.version for r in oldest_first]
-    lo, hi = versions.index(from_version), versions.index(to_version)
-    if lo > hi:
-        lo, hi = hi, lo
-    state: dict[str, str] = {}
-    for release in oldest_first[: lo + 1]:
-        for f in release.pages[lang].features:
-            state[f.id] = f.maturity
-    changes = []
-    for release in oldest_first[lo + 1 : hi + 1]:
-        for f in release.pages[lang].features:
-            before = state.get(f.id)
-            if before != f.maturity:
-                changes.append({"id": f.id, "version": release.version, "from": before, "to": f.maturity})
-            state[f.id] = f.maturity
-    return changes
 
 
 # --- Chinese prose ----------------------------------------------------------------------------------------

@@ -29,6 +29,14 @@ def mkdocs_build(project: Path, site_dir: Path, *extra_args: str, env: dict | No
     )
 
 
+def edit(project: Path, rel: str, old: str, new: str) -> None:
+    """Replace the first `old` in project/rel with `new`; the test fails if `old` is not there."""
+    path = project / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {rel}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
 def copy_project(dest: Path, docs: Path | None = None) -> Path:
     """A throwaway copy of the project; docs/ comes from `docs` (default: the real docs)."""
     dest.mkdir(parents=True, exist_ok=True)

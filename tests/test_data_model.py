@@ -37,7 +37,7 @@ def test_unquoted_version_keeps_its_text(tmp_path):
     (docs / "releases").mkdir(parents=True)
     for name in ("1.10.md", "1.10.en.md"):
         text = (FIXTURES / "site/releases" / name.replace("1.10", "1.6")).read_text(encoding="utf-8")
-        (docs / "releases" / name).write_text(text.replace('version: "1.6"', "version: 1.10"), encoding="utf-8")
+        (docs / "releases" / name).write_text(text.replace('version: "1.6"', "version: 1.10").replace("1.6.0", "1.10.0").replace('    follows: "1.5#int-div-warning"\n', ""), encoding="utf-8")
     assert load_catalog(docs).releases[0].version == "1.10"
 
 
@@ -57,9 +57,9 @@ def test_timeline_markdown_links_and_counts():
 def test_release_header_has_facts():
     page = load_catalog(FIXTURES / "site").page("1.6", "zh")
     header = release_header(page)
-    assert header.startswith("# PyTorch 1.6：测试页")
+    assert header.startswith('<h1 class="release-title">PyTorch 1.6：测试页</h1>')
     assert '<time datetime="2020-07-28">' in header and page.source in header
-    assert "[原生自动混合精度](#native-amp)" in header
+    assert '<a href="#native-amp">原生自动混合精度</a>' in header
 
 
 def test_cjk_soft_breaks_are_joined_outside_code():
@@ -74,7 +74,7 @@ def test_scaffold_creates_both_pages_that_fail_until_filled(tmp_path):
     assert [p.name for p in created] == ["2.10.md", "2.10.en.md"]
     with pytest.raises(ReleaseDataError) as info:
         load_catalog(tmp_path / "docs")
-    assert "docs/releases/2.10.md:3: bad date 'TODO'" in str(info.value).replace(str(tmp_path) + "/", "")
+    assert "docs/releases/2.10.md:4: bad date 'TODO'" in str(info.value).replace(str(tmp_path) + "/", "")
     with pytest.raises(FileExistsError):
         scaffold("2.10", tmp_path / "docs")
 
@@ -92,4 +92,55 @@ def test_validator_cli_reports_and_exits_nonzero(tmp_path):
         [sys.executable, "-m", "scripts.releases", "--docs-dir", str(tmp_path / "docs")], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 1
-    assert "3.0.en.md:6: bad source URL 'TODO'" in result.stderr and "problem(s) found" in result.stderr
+    assert "3.0.md:5: bad source URL 'TODO'" in result.stderr and "problem(s) found" in result.stderr
+
+
+def _fixture_docs(tmp_path):
+    import shutil
+
+    docs = tmp_path / "docs"
+    shutil.copytree(FIXTURES / "site", docs)
+    return docs
+
+
+def test_a_change_without_english_text_is_a_missing_translation(tmp_path):
+    docs = _fixture_docs(tmp_path)
+    page = docs / "releases/1.6.en.md"
+    page.write_text(page.read_text(encoding="utf-8").replace('  int-div-error: "Integer tensors divided with `/` raise an error"\n', ""), encoding="utf-8")
+    with pytest.raises(ReleaseDataError) as info:
+        load_catalog(docs)
+    assert "change 'int-div-error' has no English text" in str(info.value)
+
+
+def test_a_compat_note_without_english_text_is_a_missing_translation(tmp_path):
+    docs = _fixture_docs(tmp_path)
+    page = docs / "releases/1.6.md"
+    text = page.read_text(encoding="utf-8")
+    text = text.replace('      version: "0.7.0"\n', '      version: "0.7.0"\n      note: readme\n').replace("---\n\n测试页面。", "  notes:\n    - {id: readme, text: 说明}\n---\n\n测试页面。")
+    page.write_text(text, encoding="utf-8")
+    with pytest.raises(ReleaseDataError) as info:
+        load_catalog(docs)
+    assert "compatibility note 'readme' has no English text" in str(info.value)
+    en = docs / "releases/1.6.en.md"
+    en.write_text(en.read_text(encoding="utf-8").replace("features:\n", "compat_notes:\n  readme: A note\nfeatures:\n", 1), encoding="utf-8")
+    assert load_catalog(docs).page("1.6", "en").compat.notes == {"readme": "A note"}
+
+
+def test_a_month_only_date_needs_its_evidence(tmp_path):
+    docs = _fixture_docs(tmp_path)
+    page = docs / "releases/1.6.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("date: 2020-07-28", "date: 2020-07"), encoding="utf-8")
+    with pytest.raises(ReleaseDataError) as info:
+        load_catalog(docs)
+    assert "releases/1.6.md:3: a date known only to the month needs a 'date_note'" in str(info.value)
+
+
+def test_feature_id_in_two_areas_is_refused(tmp_path):
+    docs = _fixture_docs(tmp_path)
+    page = docs / "releases/1.5.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("  - id: distributed-rpc", "  - id: native-amp").replace("{ #distributed-rpc }", "{ #native-amp }"), encoding="utf-8")
+    en = docs / "releases/1.5.en.md"
+    en.write_text(en.read_text(encoding="utf-8").replace("  distributed-rpc:", "  native-amp:").replace("{ #distributed-rpc }", "{ #native-amp }"), encoding="utf-8")
+    with pytest.raises(ReleaseDataError) as info:
+        load_catalog(docs)
+    assert "feature 'native-amp' is in area 'Performance' here but 'Distributed'" in str(info.value)

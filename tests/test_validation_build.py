@@ -6,16 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import mkdocs_build
+from conftest import edit as _edit, mkdocs_build
 
 RELEASE_16 = "docs/releases/1.6.md"
-
-
-def _edit(project: Path, rel: str, old: str, new: str) -> None:
-    path = project / rel
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {rel}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def _build_fails_with(project: Path, tmp_path: Path, expected: str) -> str:
@@ -57,13 +50,18 @@ def test_unknown_area(fixture_project, tmp_path):
     _build_fails_with(fixture_project, tmp_path, f"{RELEASE_16}:14: unknown area 'Quantum'")
 
 
-def test_duplicate_version(fixture_project, tmp_path):
-    # A second pair of files that claims to be 1.6 as well.
+def test_page_name_that_is_not_a_version(fixture_project, tmp_path):
+    # A second pair of files that claims to be 1.6 as well: the file name is what names a release.
     for suffix in ("", ".en"):
         src = fixture_project / f"docs/releases/1.6{suffix}.md"
         (fixture_project / f"docs/releases/1.6-copy{suffix}.md").write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
-    output = _build_fails_with(fixture_project, tmp_path, "docs/releases/1.6.md:2: duplicate version '1.6': also declared in docs/releases/1.6-copy.md:2")
-    assert "docs/releases/1.6.en.md:2: duplicate version '1.6'" in output
+    output = _build_fails_with(fixture_project, tmp_path, "docs/releases/1.6-copy.md:1: a release page is named <version>.md")
+    assert "docs/releases/1.6-copy.en.md:1: a release page is named" in output
+
+
+def test_version_that_does_not_match_the_file_name(fixture_project, tmp_path):
+    _edit(fixture_project, RELEASE_16, 'version: "1.6"', 'version: "1.7"')
+    _build_fails_with(fixture_project, tmp_path, f"{RELEASE_16}:2: version '1.7' does not match the file name 1.6.md")
 
 
 def test_duplicate_feature_id(fixture_project, tmp_path):
@@ -88,11 +86,14 @@ def test_unclosed_front_matter(fixture_project, tmp_path):
     _build_fails_with(fixture_project, tmp_path, f"{RELEASE_16}:1: front matter is not closed")
 
 
-def test_translation_with_different_maturity(fixture_project, tmp_path):
-    _edit(fixture_project, "docs/releases/1.6.en.md", "maturity: Beta", "maturity: Stable")
-    _build_fails_with(
-        fixture_project, tmp_path, "docs/releases/1.6.en.md:12: feature 'torchscript-fork-join' has maturity 'Stable' but docs/releases/1.6.md:12 says 'Beta'"
-    )
+def test_fact_written_in_the_english_page(fixture_project, tmp_path):
+    _edit(fixture_project, "docs/releases/1.6.en.md", 'title: "PyTorch 1.6: test page"', 'title: "PyTorch 1.6: test page"\ndate: 2020-07-28')
+    _build_fails_with(fixture_project, tmp_path, "docs/releases/1.6.en.md:3: 'date' is a fact, written once in the Chinese page 1.6.md")
+
+
+def test_feature_name_missing_in_translation(fixture_project, tmp_path):
+    _edit(fixture_project, "docs/releases/1.6.en.md", '  torchscript-fork-join: "TorchScript fork/join"\n', "")
+    _build_fails_with(fixture_project, tmp_path, "docs/releases/1.6.en.md:6: feature 'torchscript-fork-join' has no English name")
 
 
 def test_feature_without_section(fixture_project, tmp_path):
@@ -102,7 +103,7 @@ def test_feature_without_section(fixture_project, tmp_path):
 
 def test_unclosed_code_fence(fixture_project, tmp_path):
     _edit(fixture_project, RELEASE_16, "print(torch.ones(2))\n```\n", "print(torch.ones(2))\n")
-    _build_fails_with(fixture_project, tmp_path, f"{RELEASE_16}:26: code fence '```' opened here is never closed")
+    _build_fails_with(fixture_project, tmp_path, f"{RELEASE_16}:50: code fence '```' opened here is never closed")
 
 
 def test_every_problem_is_reported_at_once(fixture_project, tmp_path):

@@ -1,11 +1,11 @@
-"""Write feed.xml for the language being built, and releases.json once at the site root."""
+"""Write feed.xml for the language being built, and releases.json with its JSON Schema once at the site root."""
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by path; make `scripts` importable
 
-from scripts.feeds import FEED_NAME, JSON_NAME, releases_json, rss_feed  # noqa: E402
+from scripts.feeds import FEED_NAME, JSON_NAME, SCHEMA_NAME, releases_json, releases_schema_json, rss_feed  # noqa: E402
 from scripts.releases import DEFAULT_LANGUAGE, cached_catalog  # noqa: E402
 
 
@@ -19,3 +19,4 @@ def on_post_build(config):
     (site_dir / FEED_NAME).write_text(feed, encoding="utf-8")
     if lang == DEFAULT_LANGUAGE:
         (site_dir / JSON_NAME).write_text(releases_json(catalog, site_url), encoding="utf-8")
+        (site_dir / SCHEMA_NAME).write_text(releases_schema_json(), encoding="utf-8")

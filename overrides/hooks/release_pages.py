@@ -1,6 +1,8 @@
-"""Give every release page its H1, fact box (date, official source, feature table) and footer.
+"""Give every release page its H1, fact box (date, official source, feature table with each feature's
+status today) and footer.
 
-The facts come from the page's validated front matter, so the page body never repeats them by hand.
+The facts come from the catalog (the Chinese page's front matter, the words of the page's own language),
+so the page body never repeats them by hand.
 """
 
 import sys
@@ -10,8 +12,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from mkdocs.utils import get_relative_url  # noqa: E402
 
-from scripts.releases import RELEASES_DIR, cached_catalog, language_of  # noqa: E402
-from scripts.render import release_footer, release_header  # noqa: E402
+from scripts.history import status_today  # noqa: E402
+from scripts.releases import DEFAULT_LANGUAGE, RELEASES_DIR, cached_catalog, language_of  # noqa: E402
+from scripts.compat_views import install_box  # noqa: E402
+from scripts.render import changes_section, release_footer, release_header  # noqa: E402
+from scripts.snippets.badges import badge_for  # noqa: E402
+from scripts.snippets.status import DEFAULT_STATUS_FILE, load_status  # noqa: E402
+
+_status_entries: dict = {}
+
+
+def on_config(config):
+    # The snippet badges hook has already refused a status file that does not parse.
+    global _status_entries
+    _status_entries = load_status(Path(config.docs_dir) / DEFAULT_STATUS_FILE).get("snippets", {})
+    return config
 
 
 def _release_page(page, config):
@@ -28,14 +43,34 @@ def _release_page(page, config):
     return None
 
 
+def _page_url(files, page, src_uri_default, lang):
+    """URL from `page` to the page of `src_uri_default` in the language being built, or None."""
+    src = src_uri_default if lang == DEFAULT_LANGUAGE else src_uri_default.replace(".md", f".{lang}.md")
+    target = files.get_file_from_path(src)
+    return get_relative_url(target.url, page.url) if target else None
+
+
 def on_page_markdown(markdown, page, config, files):
     found = _release_page(page, config)
     if not found:
         return markdown
     catalog, release = found
-    compare = files.get_file_from_path("compare.md" if release.lang == "zh" else f"compare.{release.lang}.md")
-    compare_href = get_relative_url(compare.url, page.url) if compare else None
-    return release_header(release) + "\n" + markdown + "\n" + release_footer(catalog, release, compare_href)
+    lang = release.lang
+    compare_href = _page_url(files, page, "compare.md", lang)
+    lifecycle_href = _page_url(files, page, "lifecycle.md", lang)
+    statuses = status_today(catalog)
+
+    def release_href(version):
+        return _page_url(files, page, f"{RELEASES_DIR}/{version}.md", lang)
+
+    def feature_href(feature_id):
+        return f"{lifecycle_href}#feature-{feature_id}" if lifecycle_href else f"#{feature_id}"
+
+    header = release_header(release, statuses, lifecycle_href)
+    install = install_box(catalog.by_version()[release.version], lang)
+    changes = changes_section(release, catalog, _status_entries, release_href, badge_for, feature_href)
+    footer = release_footer(catalog, release, compare_href, release_href)
+    return header + "\n" + markdown + "\n" + install + "\n" + changes + "\n" + footer
 
 
 def on_page_content(html, page, config, files):

@@ -1,6 +1,9 @@
-"""Fail the build, naming file and line, when any release page's front matter is wrong.
+"""Fail the build, naming file and line, when any page is wrong: release facts and translations
+(scripts/releases.py), and what every file under docs/ may not be (scripts/pages.py: links leaving the
+repository, folders named like pages, strict front matter, unknown markers, unclosed fences).
 
-Runs first (high priority) so a bad page stops the build before anything reads it.
+Runs first (high priority, in on_config) so a bad page stops the build before MkDocs collects or reads
+any file: a symbolic link to /proc/self/environ is refused before anything could publish it.
 """
 
 import sys
@@ -11,14 +14,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 
+from scripts.pages import check_site_pages  # noqa: E402
 from scripts.releases import ReleaseDataError, cached_catalog  # noqa: E402
 
 
 @event_priority(100)
 def on_config(config):
+    problems = check_site_pages(config.docs_dir)
     try:
         cached_catalog(config.docs_dir)
     except ReleaseDataError as exc:
-        count = len(exc.problems)
-        raise PluginError(f"{exc}\n{count} problem(s) in the release pages; the site was not built.") from None
+        problems = problems + exc.problems
+    if problems:
+        error = ReleaseDataError(problems)
+        raise PluginError(f"{error}\n{len(error.problems)} problem(s) in the pages; the site was not built.")
     return config
