@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: serve build dev test bench check-pages check-snippets chromium java clean
+.PHONY: serve build dev test bench check-pages check-snippets chromium java bwrap clean
 
 $(VENV)/.site-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,20 +51,24 @@ node_modules/.installed: package.json package-lock.json
 java:
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq default-jre-headless >/dev/null; }
 
+## bwrap: code examples run in a bubblewrap sandbox (no network, read-only system, unprivileged); Debian's package
+bwrap:
+	@command -v bwrap >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null; }
+
 ## chromium: browser tests drive Debian's Chromium (Playwright cannot download one here)
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
 ## check-snippets: every code example parses, matches its translation, runs on torch / compiles against libtorch.
 ## Writes to .cache/ and compares with the committed docs/.snippet-status.json, so a changed outcome fails.
-check-snippets: $(VENV)/.test-installed
+check-snippets: $(VENV)/.test-installed bwrap
 	$(BIN)/python -m scripts.snippets check --status-file .cache/snippet-status.json
 	@cmp -s .cache/snippet-status.json docs/.snippet-status.json || { \
 	  echo "docs/.snippet-status.json is stale: run 'python -m scripts.snippets check' and commit it"; \
 	  diff docs/.snippet-status.json .cache/snippet-status.json | head -40; exit 1; }
 
 ## test: the whole suite, as CI runs it
-test: $(VENV)/.test-installed node_modules/.installed chromium java
+test: $(VENV)/.test-installed node_modules/.installed chromium java bwrap
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory check-snippets
 

@@ -2,9 +2,11 @@
 
 Register it in mkdocs.yml (`hooks: [overrides/hooks/snippet_badges.py]`). It reads
 docs/.snippet-status.json (written by the checker, committed with the docs) and, for each fenced block,
-adds a line such as "✓ runs on PyTorch 2.13" / "✓ 在 PyTorch 2.13 上运行通过", "⚠ deprecated in 2.13: ..."
+adds a line such as "✓ runs on PyTorch 2.14" / "✓ 在 PyTorch 2.14 上运行通过", "⚠ deprecated in 2.14: ..."
 or "not run: needs CUDA" in the page's language. A block the status file does not know gets no badge,
-and a missing status file means no badges: the hook never breaks a page (the staleness test catches it).
+and a missing status file means no badges (the staleness test catches it); a status file that exists but
+does not parse (truncated, a bad merge) stops the build with its path and line, instead of silently
+dropping every badge.
 Style the `.snippet-badge` paragraphs in extra.css.
 """
 
@@ -20,7 +22,9 @@ if str(ROOT) not in sys.path:
 
 from scripts.releases import language_of  # noqa: E402
 from scripts.snippets.badges import insert_badges  # noqa: E402
-from scripts.snippets.status import DEFAULT_STATUS_FILE, load_status  # noqa: E402
+from mkdocs.exceptions import PluginError  # noqa: E402
+
+from scripts.snippets.status import DEFAULT_STATUS_FILE, StatusFileError, load_status  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.snippet_badges")
 
@@ -30,12 +34,15 @@ _attr_list = True
 
 def on_config(config, **kwargs):
     global _entries, _attr_list
-    status = load_status(Path(config["docs_dir"]) / DEFAULT_STATUS_FILE)
+    try:
+        status = load_status(Path(config["docs_dir"]) / DEFAULT_STATUS_FILE, strict=True)
+    except StatusFileError as exc:
+        raise PluginError(str(exc)) from None
     _entries = status.get("snippets", {})
     names = [ext if isinstance(ext, str) else type(ext).__module__ for ext in config.get("markdown_extensions", [])]
     _attr_list = any(name.split(".")[-1] == "attr_list" for name in names)
     if not _entries:
-        log.info("snippet badges: no %s, pages get no badges", DEFAULT_STATUS_FILE)
+        log.info("snippet badges: %s is missing or empty, pages get no badges", DEFAULT_STATUS_FILE)
     return config
 
 

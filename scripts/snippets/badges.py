@@ -27,6 +27,9 @@ TEXTS = {
         "parsed": "✓ 语法检查通过",
         "deprecated": "⚠ 在 PyTorch {v} 中已弃用：{message}",
         "not-run": "未运行：{reason}",
+        "before-ran": "旧写法在 PyTorch {v} 上仍能运行，没有警告",
+        "before-warns": "⚠ 旧写法在 PyTorch {v} 上仍能运行，但会警告：{message}",
+        "before-raised": "✗ 旧写法在 PyTorch {v} 上运行失败：{message}",
     },
     "en": {
         "output-matched": "✓ runs on PyTorch {v}, output as shown",
@@ -35,6 +38,9 @@ TEXTS = {
         "parsed": "✓ syntax checked",
         "deprecated": "⚠ deprecated in {v}: {message}",
         "not-run": "not run: {reason}",
+        "before-ran": "the old code still runs on PyTorch {v}, without a warning",
+        "before-warns": "⚠ the old code still runs on PyTorch {v}, but warns: {message}",
+        "before-raised": "✗ the old code fails on PyTorch {v}: {message}",
     },
 }
 REASONS_ZH = {
@@ -47,6 +53,9 @@ CSS_CLASS = {
     "parsed": "snippet-parsed",
     "deprecated": "snippet-deprecated",
     "not-run": "snippet-not-run",
+    "before-ran": "snippet-before-ran",
+    "before-warns": "snippet-deprecated",
+    "before-raised": "snippet-before-raised",
 }
 MAX_MESSAGE = 160
 MARKDOWN_SPECIALS = "\\`*_{}[]()#+-.!|~"
@@ -72,6 +81,10 @@ def badge_for(entry: dict | None, lang: str) -> tuple[str, str] | None:
     texts = TEXTS.get(lang, TEXTS["en"])
     status = entry.get("status")
     version = _short_version(entry.get("torch"))
+    if entry.get("change") == "before" and status in ("ran", "raised"):
+        key = "before-raised" if status == "raised" else "before-warns" if entry.get("deprecation") else "before-ran"
+        message = entry.get("failure") if status == "raised" else entry.get("deprecation")
+        return CSS_CLASS[key], texts[key].format(v=version, message=_shorten(message or ""))
     if status in ("output-matched", "ran", "compiled") and entry.get("deprecation"):
         key = "deprecated"
     elif status in TEXTS["en"]:

@@ -14,6 +14,7 @@ imported torch once (`run.ForkServer`; `fork=False` starts a fresh interpreter p
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import tempfile
 import time
@@ -30,6 +31,7 @@ from scripts.snippets.model import Diagnostic, Page, Snippet
 from scripts.snippets.parity import full_width_problems, pair_pages, parity_problems
 from scripts.snippets.parse import check_syntax
 from scripts.snippets.run import DEFAULT_TIMEOUT, ForkServer, run_page
+from scripts.snippets.sandbox import check_available
 
 __all__ = ["CheckOptions", "Report", "SnippetResult", "attach", "check_site", "status_entries"]
 
@@ -45,6 +47,8 @@ class CheckOptions:
     timeout: int = DEFAULT_TIMEOUT
     cache_dir: Path | None = Path(".cache/snippets")
     fork: bool = True  # import torch once and fork a worker per page (else one subprocess per page)
+    only: tuple[str, ...] = ()  # glob patterns on src_uri (e.g. "releases/2.10*"): check just those pages
+    budget: int = 3600  # seconds all runs may take together; snippets left after it fail as not run
 
 
 @dataclass
@@ -54,6 +58,7 @@ class SnippetResult:
     reason: str | None = None
     deprecation: str | None = None
     torch: str | None = None
+    failure: str | None = None  # "raised": how the before-code of a change fails on today's torch
     problems: list[Diagnostic] = field(default_factory=list)
 
 
@@ -106,6 +111,8 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
             on_phase(name, diags)
 
     pages = extract_site(options.docs_dir)
+    if options.only:
+        pages = [page for page in pages if any(fnmatch.fnmatchcase(page.src_uri, pattern) for pattern in options.only)]
     snippets = [s for page in pages for s in page.snippets]
     syntax: list[Diagnostic] = [d for page in pages for d in page.problems]
     for s in snippets:
@@ -158,6 +165,9 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
     for s in compilable if options.cpp else []:
         by_page_cpp.setdefault(s.page, []).append(s)
     server = None
+    if by_page_run or by_page_cpp:
+        check_available()  # raises SandboxError with the reason: examples never run unsandboxed
+    deadline = time.monotonic() + options.budget
     with tempfile.TemporaryDirectory(prefix="snippets-server-") as server_dir:
         if by_page_run and options.fork and hasattr(os, "fork"):
             try:
@@ -172,7 +182,7 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
                 for page, group in by_page_cpp.items():
                     same_code.setdefault(page_key(group), []).append((page, group))
                 cpp_futures = {key: pool.submit(compile_record, pages_[0][1], options.cache_dir) for key, pages_ in same_code.items()}
-                run_futures = {page: pool.submit(run_page, group, timeout=options.timeout, server=server) for page, group in by_page_run.items()}
+                run_futures = {page: pool.submit(run_page, group, timeout=options.timeout, server=server, deadline=deadline) for page, group in by_page_run.items()}
                 for key, future in cpp_futures.items():
                     record, cached, seconds = future.result()
                     for n, (page, group) in enumerate(same_code[key]):
@@ -232,6 +242,7 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
             r.status = o.status
             r.torch = installed_torch
             r.deprecation = " / ".join(o.deprecations) or None
+            r.failure = o.failure
         elif s.lang == "cpp" and s.id in compiled:
             r.status = "compiled"
             r.torch = installed_torch
@@ -282,6 +293,9 @@ def status_entries(report: Report) -> dict[str, dict]:
             "reason": r.reason,
             "hash": s.hash,
         }
+        if s.directives.get("change"):
+            entries[sid]["change"] = s.directives["change"]
+            entries[sid]["failure"] = r.failure
     return entries
 
 

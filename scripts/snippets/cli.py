@@ -111,8 +111,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         cache_dir=Path(args.cache_dir) if args.cache_dir else None,
         fork=not args.no_fork,
+        only=tuple(args.only or ()),
     )
-    report = check_site(options, on_phase=lambda name, diags: _emit(diags))
+    from scripts.snippets.sandbox import SandboxError
+
+    try:
+        report = check_site(options, on_phase=lambda name, diags: _emit(diags))
+    except SandboxError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
     skipped = [r for r in report.results.values() if r.status == "not-run" and r.snippet.lang not in ("output", "markdown")]
     if skipped:
@@ -128,7 +135,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for line in summary_table(report):
         print(line)
 
-    full = options.run and options.cpp
+    full = options.run and options.cpp and not options.only
     if full or args.status_file:
         changed = write_status(status_path, status_entries(report), report.torch_version)
         print(f"status file: {shown_path(status_path)} ({'updated' if changed else 'unchanged'})")
@@ -186,6 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", default=".cache/snippets", help="g++ result cache (default: .cache/snippets; '' disables)")
     p.add_argument("--no-fork", action="store_true", help="start each page's worker as a new process that imports torch (default: fork it from one process that imported torch once)")
     p.add_argument("-v", "--verbose", action="store_true", help="also print the slowest pages, translation units and blocks")
+    p.add_argument(
+        "--only",
+        action="append",
+        metavar="GLOB",
+        help="check only pages whose path under the docs dir matches (repeatable, e.g. 'releases/2.10*'); "
+        "a partial check writes the status file only when --status-file is given",
+    )
     p.set_defaults(func=cmd_check)
     return parser
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scripts.snippets.model import Diagnostic, Snippet
+from scripts.snippets.sandbox import python_paths, sandbox_command
 
 __all__ = [
     "CompileResult",
@@ -291,6 +292,13 @@ def apply_record(record: dict, snippets: list[Snippet]) -> CompileResult:
     return result
 
 
+def _include_roots(flags: list[str]) -> list[Path]:
+    """The folders g++ reads headers from (torch's, inside the virtual environment), plus Python's."""
+    roots = {Path(flag[2:]) for flag in flags if flag.startswith("-I") and len(flag) > 2}
+    roots |= {Path(b) for a, b in zip(flags, flags[1:]) if a in ("-I", "-isystem")}
+    return [*python_paths(), *sorted(r for r in roots if r.exists())]
+
+
 def compile_record(snippets: list[Snippet], cache_dir: Path | None, timeout: int = 600) -> tuple[dict, bool, float]:
     """g++'s verdict on one page's cpp snippets: (record, whether it came from the cache, seconds)."""
     started = time.monotonic()
@@ -309,7 +317,10 @@ def compile_record(snippets: list[Snippet], cache_dir: Path | None, timeout: int
             pass
     tu = build_translation_unit(snippets)
     try:
-        proc = subprocess.run(["g++", *flags, "-x", "c++", "-"], input=tu, capture_output=True, text=True, timeout=timeout)
+        # Compiling is not running, but a hostile block can still make g++ read and quote a file
+        # (#include "/proc/self/environ"): g++ runs in the same sandbox as the python examples.
+        command = sandbox_command(["g++", *flags, "-x", "c++", "-"], readonly=_include_roots(flags), env={"LC_ALL": "C"})
+        proc = subprocess.run(command, input=tu, capture_output=True, text=True, timeout=timeout)
         record = _relative_record(proc.stderr, proc.returncode, snippets)
     except subprocess.TimeoutExpired:
         return {"returncode": -1, "errors": [], "deprecations": {}, "other": [f"g++ timed out after {timeout} s on {page}"]}, False, float(timeout)

@@ -30,6 +30,7 @@ __all__ = [
 DIRECTIVE_RE = re.compile(r"^<!--\s*snippet\s*:(?P<body>.*?)-->\s*$")
 DIRECTIVE_START_RE = re.compile(r"^<!--\s*snippet\b")
 GROUP_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
+MAX_TIMEOUT = 600  # the runner caps any timeout here as well (run.MAX_TIMEOUT)
 REMOVED_RE = re.compile(r"^(torch(?:\.[A-Za-z_][A-Za-z0-9_]*)+)@(\d+\.\d+)$")
 
 FLAGS = ("skip", "fragment")
@@ -79,6 +80,9 @@ def parse_directive(body: str) -> tuple[dict, list[str]]:
         if key == "timeout":
             if not value.isdigit() or int(value) <= 0:
                 errors.append(f"bad timeout '{value}': a whole number of seconds")
+                continue
+            if int(value) > MAX_TIMEOUT:
+                errors.append(f"timeout={value} is more than the {MAX_TIMEOUT} s a snippet may take")
                 continue
             result[key] = int(value)
             continue

@@ -18,12 +18,15 @@ Front matter is skipped (its lines still count). CRLF is normalised. The languag
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
 from pathlib import Path
 
-from scripts.releases import RELEASES_DIR, VERSION_RE, language_of, split_front_matter
+import yaml
+
+from scripts.releases import DEFAULT_LANGUAGE, RELEASES_DIR, VERSION_RE, language_of, split_front_matter
 from scripts.snippets.directives import DIRECTIVE_RE, DIRECTIVE_START_RE, check_directives_for_lang, parse_directive
 from scripts.snippets.model import LANG_ALIASES, Diagnostic, Page, Snippet, shown_path
 
@@ -46,6 +49,8 @@ LANG_RE = re.compile(r"[ \t]*\.?(?P<lang>[\w#.+-]+)(?=[\t ]|$)")
 ATTRS_RE = re.compile(r"^\{(?P<attrs>.*)\}$")
 INCLUDE_RE = re.compile(r"^\s*;?-{1,}8<-{1,}")
 LIST_FENCE_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:`{3,}|~{3,})")
+# `<!-- snipet: skip -->`: a misspelt directive would be an ordinary comment, and the block would run.
+NEAR_DIRECTIVE_RE = re.compile(r"^<!--\s*(?P<word>[A-Za-z_-]+)\s*:")
 EXTENSIONS = {"python": "py", "pycon": "pycon", "cpp": "cpp", "shell": "sh", "output": "txt", "markdown": "md"}
 KNOWN_TAGS_HINT = "python, pycon, cpp, shell, text"
 
@@ -157,6 +162,10 @@ def scan(
         if fence is None:
             ws, n = _split_prefix(raw)
             rest = raw[n:]
+            near = NEAR_DIRECTIVE_RE.match(rest)
+            if near and near.group("word") != "snippet" and difflib.SequenceMatcher(None, near.group("word").lower(), "snippet").ratio() >= 0.7:
+                problem(number, n + 1, f"'<!-- {near.group('word')}: … -->' looks like a misspelt snippet directive: write '<!-- snippet: … -->'")
+                continue
             if DIRECTIVE_START_RE.match(rest):
                 if pending is not None and pending["line"] != number - 1:
                     problem(pending["line"], pending["col"], "snippet directive is not on the line right before a code fence")
@@ -271,8 +280,72 @@ def _make_snippet(fence: dict, end_line: int, page, src_uri, page_lang, release,
     )
 
 
+CHANGE_CODE_KEYS = ("before", "after")
+
+
+def change_snippet_id(src_uri: str, change_id: str, role: str) -> str:
+    stem = src_uri[: -len(".md")] if src_uri.endswith(".md") else src_uri
+    return f"{stem}#change-{change_id}-{role}"
+
+
+def change_snippets(text: str, *, page: str, src_uri: str, page_lang: str, release: str | None) -> list[Snippet]:
+    """The `before`/`after` code of each change in a release page's front matter (the Chinese page: facts
+    are written once), as python snippets at their lines. `directives["change"]` says which side it is:
+    `after` must run on today's torch; `before` is run to record whether old code still works, warns or fails.
+    Front matter that does not parse yields nothing here: the catalog reports it."""
+    from scripts.frontmatter import parse_front_matter
+
+    if release is None or page_lang != DEFAULT_LANGUAGE or not text.startswith("---\n"):
+        return []
+    front, _ = parse_front_matter(text, page, required=True)
+    if front is None:
+        return []
+    changes = next((value for key, value in front.root.value if key.value == "changes"), None)
+    if not isinstance(changes, yaml.SequenceNode):
+        return []
+    raw_lines = text.split("\n")
+    snippets = []
+    for item in changes.value:
+        if not isinstance(item, yaml.MappingNode):
+            continue
+        fields = {key.value: value for key, value in item.value if isinstance(key, yaml.ScalarNode)}
+        change_id = fields.get("id")
+        if not isinstance(change_id, yaml.ScalarNode):
+            continue
+        for role in CHANGE_CODE_KEYS:
+            node = fields.get(role)
+            if not isinstance(node, yaml.ScalarNode) or not node.value.strip():
+                continue
+            key_line = front.offset + node.start_mark.line  # the `before: |` line
+            code = node.value.rstrip("\n")
+            first = raw_lines[key_line] if key_line < len(raw_lines) else ""  # 0-based index = next line
+            indent = len(first) - len(first.lstrip(" "))
+            snippets.append(
+                Snippet(
+                    id=change_snippet_id(src_uri, change_id.value.strip(), role),
+                    page=page,
+                    src_uri=src_uri,
+                    page_lang=page_lang,
+                    release=release,
+                    index=0,
+                    fence_line=key_line,
+                    end_line=key_line + len(code.split("\n")),
+                    prefix=" " * indent,
+                    fence="",
+                    info="python",
+                    tag="python",
+                    lang="python",
+                    code=code,
+                    directives={"change": role},
+                    directive_line=None,
+                )
+            )
+    return snippets
+
+
 def extract_page(path: Path, docs_dir: Path) -> Page:
-    """Read one page and extract its blocks; front matter (if any) is skipped."""
+    """Read one page and extract its blocks: fenced code in the body, and the before/after code of the
+    changes in a release page's front matter."""
     src_uri = path.relative_to(docs_dir).as_posix()
     shown = shown_path(path)
     lang = language_of(path)
@@ -289,6 +362,7 @@ def extract_page(path: Path, docs_dir: Path) -> Page:
         if split is not None:
             _, body, first_line = split
     page.snippets, page.problems = scan(body, page=shown, src_uri=src_uri, page_lang=lang, release=release, first_line=first_line)
+    page.snippets += change_snippets(text, page=shown, src_uri=src_uri, page_lang=lang, release=release)
     return page
 
 

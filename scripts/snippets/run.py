@@ -3,8 +3,10 @@
 One worker process per page (`worker.py`), snippets sent one at a time in page order with a
 per-snippet timeout (a snippet that times out kills the worker; the next snippet gets a fresh one).
 With a `ForkServer`, torch is imported once for the whole run and each page's worker is a fork of it;
-without one, each worker is a subprocess that imports torch itself. pycon output is compared with what
-the page shows by `outputcheck.output_matches`.
+without one, each worker is a subprocess that imports torch itself. Either way every worker runs inside
+the OS sandbox of `sandbox.py`. pycon output is compared with what the page shows by
+`outputcheck.output_matches`. A snippet that leaves processes running, prints more than the worker keeps,
+or outlives its time limit fails itself; the worker is replaced, and the next snippet starts clean.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import json
 import os
 import queue
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -24,9 +25,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scripts.snippets.directives import MAX_TIMEOUT
 from scripts.snippets.model import Diagnostic, Snippet
 from scripts.snippets.outputcheck import explain, output_matches
 from scripts.snippets.parse import pycon_examples
+from scripts.snippets.sandbox import check_available, python_paths, sandbox_command
 
 __all__ = ["DEFAULT_TIMEOUT", "ForkServer", "RunOutcome", "PageRun", "run_page"]
 
@@ -39,10 +42,11 @@ ISOLATE_PREFIXES = ("torch.distributed", "torch.multiprocessing")
 @dataclass
 class RunOutcome:
     id: str
-    status: str  # ran | output-matched | failed
+    status: str  # ran | output-matched | failed | raised (the "before" code of a change fails today: recorded, not an error)
     problems: list[Diagnostic] = field(default_factory=list)
     deprecations: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    failure: str | None = None  # for "raised": the exception, one line
 
 
 @dataclass
@@ -55,10 +59,9 @@ class PageRun:
 
 
 def _worker_env() -> dict:
-    env = dict(os.environ)
-    threads = env.get("SNIPPETS_THREADS", "1")
-    env.update(
-        {
+    """The whole environment inside the sandbox: nothing of the checker's own (no tokens, no paths)."""
+    threads = os.environ.get("SNIPPETS_THREADS", "1")
+    return {
             "CUDA_VISIBLE_DEVICES": "",
             "PYTHONHASHSEED": "0",
             "PYTHONDONTWRITEBYTECODE": "1",
@@ -70,9 +73,7 @@ def _worker_env() -> dict:
             "TORCHINDUCTOR_COMPILE_THREADS": "1",
             "TOKENIZERS_PARALLELISM": "false",
             "HF_HUB_OFFLINE": "1",
-        }
-    )
-    return env
+    }
 
 
 class _Lines:
@@ -111,18 +112,23 @@ def _tail(path: Path) -> str:
 
 
 class _Process:
-    """A worker started as its own subprocess (imports torch itself)."""
+    """A worker started as its own sandboxed subprocess (imports torch itself). Killing it kills the
+    sandbox, and the sandbox's PID namespace takes every process the snippets started with it."""
 
-    def __init__(self, cwd: str, stderr_path: Path, args: tuple[str, ...] = ()):
+    def __init__(self, stderr_path: Path, args: tuple[str, ...] = (), exchange: Path | None = None):
         self.stderr_path = stderr_path
         self.stderr_file = open(stderr_path, "w", encoding="utf-8", errors="replace")
-        self.proc = subprocess.Popen(
+        command = sandbox_command(
             [sys.executable, str(WORKER), *args],
+            readonly=[*python_paths(), WORKER],
+            writable=[exchange] if exchange else [],
+            env=_worker_env(),
+        )
+        self.proc = subprocess.Popen(
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.stderr_file,
-            cwd=cwd,
-            env=_worker_env(),
             text=True,
             encoding="utf-8",
         )
@@ -163,9 +169,11 @@ class _Process:
 
 
 class _Child:
-    """A worker forked by the fork server, talking over a Unix socket."""
+    """A worker forked by the fork server, talking over a Unix socket. Its pid is one of the sandbox's PID
+    namespace, so the server checks and kills it."""
 
-    def __init__(self, conn: socket.socket, stderr_path: Path):
+    def __init__(self, conn: socket.socket, stderr_path: Path, server: "ForkServer"):
+        self.server = server
         self.conn = conn
         self.stderr_path = stderr_path
         self.reader = conn.makefile("r", encoding="utf-8")
@@ -188,13 +196,7 @@ class _Child:
             return False
 
     def alive(self) -> bool:
-        if self.pid is None:
-            return False
-        try:
-            os.kill(self.pid, 0)
-            return True
-        except OSError:
-            return False
+        return self.pid is not None and self.server.ask({"op": "alive", "pid": self.pid})
 
     def stderr_tail(self) -> str:
         return _tail(self.stderr_path)
@@ -216,11 +218,8 @@ class _Child:
                 pass
 
     def kill(self) -> None:
-        if self.alive():
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except OSError:
-                pass
+        if self.pid is not None:
+            self.server.ask({"op": "kill", "pid": self.pid})
 
 
 class ForkServer:
@@ -232,7 +231,11 @@ class ForkServer:
     def __init__(self, tmp_dir: Path):
         self.tmp_dir = Path(tmp_dir)
         self.lock = threading.Lock()
-        self.process = _Process(str(self.tmp_dir), self.tmp_dir / "fork-server.stderr.txt", ("--fork-server",))
+        # The one folder the sandbox shares with the checker: page workers' sockets and stderr logs.
+        self.exchange = self.tmp_dir / "exchange"
+        self.exchange.mkdir()
+        self.exchange.chmod(0o777)
+        self.process = _Process(self.tmp_dir / "fork-server.stderr.txt", ("--fork-server",), exchange=self.exchange)
         hello = self.process.receive(STARTUP_TIMEOUT)
         if not hello or hello.get("error"):
             why = (hello or {}).get("error") or self.process.stderr_tail() or "no reply"
@@ -243,16 +246,26 @@ class ForkServer:
         self.import_seconds = hello.get("seconds", 0.0)
         self.count = 0
 
-    def spawn(self, cwd: str, stderr_path: Path) -> _Child:
+    def ask(self, request: dict) -> bool:
+        """A "kill" or "alive" request; the reply's `alive`."""
+        with self.lock:
+            if not self.process.send(request):
+                return False
+            reply = self.process.receive(STARTUP_TIMEOUT)
+            return bool(reply and reply.get("alive"))
+
+    def spawn(self) -> _Child:
         with self.lock:
             self.count += 1
-            address = str(self.tmp_dir / f"w{self.count}.sock")
+            address = str(self.exchange / f"w{self.count}.sock")
+            stderr_path = self.exchange / f"w{self.count}.stderr.txt"
             listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             try:
                 listener.bind(address)
+                os.chmod(address, 0o666)  # the sandbox runs as another user
                 listener.listen(1)
                 listener.settimeout(STARTUP_TIMEOUT)
-                if not self.process.send({"op": "fork", "socket": address, "cwd": cwd, "stderr": str(stderr_path)}):
+                if not self.process.send({"op": "fork", "socket": address, "stderr": str(stderr_path)}):
                     raise RuntimeError("the fork server is gone")
                 reply = self.process.receive(STARTUP_TIMEOUT)
                 if not reply or "pid" not in reply:
@@ -262,7 +275,7 @@ class ForkServer:
             finally:
                 listener.close()
                 Path(address).unlink(missing_ok=True)
-        return _Child(conn, stderr_path)
+        return _Child(conn, stderr_path, self)
 
     def close(self) -> None:
         self.process.close()
@@ -324,8 +337,25 @@ def _about_snippet(snippet: Snippet, warning: dict) -> bool:
 
 
 def _interpret(snippet: Snippet, reply: dict, examples: list[doctest.Example]) -> RunOutcome:
+    outcome = _interpret_result(snippet, reply, examples)
+    misbehaved = []
+    if reply.get("strays"):
+        misbehaved.append(f"it left {reply['strays']} process(es) running after it finished (they were killed)")
+    if reply.get("overflow"):
+        misbehaved.append(f"it printed {reply['overflow'] / (1 << 20):.1f} MB, more than the 1 MB a snippet may print")
+    for message in misbehaved:
+        outcome.status = "failed"
+        outcome.problems.append(Diagnostic(snippet.page, snippet.line, 1, message, "error", snippet.id, "run"))
+    return outcome
+
+
+def _interpret_result(snippet: Snippet, reply: dict, examples: list[doctest.Example]) -> RunOutcome:
     outcome = RunOutcome(snippet.id, "ran", seconds=reply.get("seconds", 0.0))
+    before_code = snippet.directives.get("change") == "before"
     for warning in reply.get("warnings", []):
+        # The old code of a change is there to show what today's torch says about it: any warning counts.
+        if not (before_code or warning.get("deprecation", warning["category"] in ("DeprecationWarning", "FutureWarning"))):
+            continue
         if not _about_snippet(snippet, warning):
             continue
         message = f"{warning['category']}: {_clean_message(warning['message'])}"
@@ -333,7 +363,11 @@ def _interpret(snippet: Snippet, reply: dict, examples: list[doctest.Example]) -
             outcome.deprecations.append(message)
     if snippet.lang == "python":
         error = reply.get("error")
-        if error:
+        if error and snippet.directives.get("change") == "before":
+            # Old code that no longer runs is what this block documents: record how it fails today.
+            outcome.status = "raised"
+            outcome.failure = _clean_message(error["message"])
+        elif error:
             outcome.status = "failed"
             outcome.problems.append(
                 Diagnostic(snippet.page, error["line"], 1, f"running it raised {error['message']}", "error", snippet.id, "run")
@@ -386,12 +420,17 @@ def _isolated(snippets: list[Snippet]) -> set[str]:
     return ids | {s.id for s in snippets if s.directives.get("group") in isolated_groups}
 
 
-def run_page(snippets: list[Snippet], *, timeout: int = DEFAULT_TIMEOUT, server: ForkServer | None = None) -> PageRun:
-    """Run the given python/pycon snippets of ONE page, in page order, in one worker process.
+def run_page(
+    snippets: list[Snippet], *, timeout: int = DEFAULT_TIMEOUT, server: ForkServer | None = None, deadline: float | None = None
+) -> PageRun:
+    """Run the given python/pycon snippets of ONE page, in page order, in one sandboxed worker process.
 
     Snippets that use torch.distributed/torch.multiprocessing (and their group) run in a worker of
-    their own, started for them and stopped after their last block (see `_isolated`).
+    their own, started for them and stopped after their last block (see `_isolated`). A `timeout=`
+    directive is capped at MAX_TIMEOUT; past `deadline` (time.monotonic()), the remaining snippets fail as
+    not run, so a run has a total budget as well.
     """
+    check_available()
     page = snippets[0].page
     result = PageRun(page=page)
     started = time.monotonic()
@@ -400,37 +439,31 @@ def run_page(snippets: list[Snippet], *, timeout: int = DEFAULT_TIMEOUT, server:
     def unit_of(s: Snippet) -> str:
         return (s.directives.get("group") or s.id) if s.id in isolated else "shared"
 
+    def fail(s: Snippet, message: str, line: int | None = None, seconds: float = 0.0) -> None:
+        result.outcomes[s.id] = RunOutcome(s.id, "failed", [Diagnostic(s.page, line or s.line, 1, message, "error", s.id, "run")], seconds=seconds)
+
     last_of_unit = {unit_of(s): s.id for s in snippets}
     with tempfile.TemporaryDirectory(prefix="snippets-") as tmp:
-        workers: dict[str, _Process] = {}
+        workers: dict[str, _Process | _Child] = {}
         try:
-            for snippet in snippets:
+            for number, snippet in enumerate(snippets):
+                if deadline is not None and time.monotonic() > deadline:
+                    fail(snippet, "not run: the check's total time budget is used up (slow snippets before it)")
+                    continue
                 unit = unit_of(snippet)
                 worker = workers.get(unit)
                 if worker is None:
-                    work_dir = tempfile.mkdtemp(prefix="cwd-", dir=tmp)
-                    try:
-                        worker = server.spawn(work_dir, Path(work_dir + ".stderr.txt")) if server else _Process(work_dir, Path(work_dir + ".stderr.txt"))
-                        hello = worker.receive(STARTUP_TIMEOUT)
-                    except (OSError, RuntimeError) as exc:
-                        hello = {"error": f"the worker did not start: {exc}"}
-                        worker = None
-                    if not hello or hello.get("error"):
-                        why = (hello or {}).get("error") or f"the worker did not start: {worker.stderr_tail()}"
-                        if worker is not None:
-                            worker.kill()
-                            worker.close()
+                    worker, hello = _start_worker(server, Path(tmp) / f"worker-{number}.stderr.txt")
+                    if worker is None:
                         for s in snippets:
                             if s.id not in result.outcomes:
-                                result.outcomes[s.id] = RunOutcome(
-                                    s.id, "failed", [Diagnostic(s.page, s.fence_line, 1, f"cannot run: {why}", "error", s.id, "run")]
-                                )
+                                fail(s, f"cannot run: {hello}", line=s.fence_line)
                         break
                     workers[unit] = worker
                     result.torch_version = hello.get("torch")
                     result.import_seconds += hello.get("seconds", 0.0)
                 request, examples = _request(snippet)
-                limit = snippet.directives.get("timeout", timeout)
+                limit = min(int(snippet.directives.get("timeout", timeout)), MAX_TIMEOUT)
                 reply = worker.receive(limit) if worker.send(request) else None
                 if reply is None or reply.get("id") != snippet.id:
                     alive = worker.alive()
@@ -439,12 +472,7 @@ def run_page(snippets: list[Snippet], *, timeout: int = DEFAULT_TIMEOUT, server:
                     worker.close()
                     del workers[unit]
                     why = f"timed out after {limit} s" if alive else f"killed the worker ({tail or 'no message'})"
-                    result.outcomes[snippet.id] = RunOutcome(
-                        snippet.id,
-                        "failed",
-                        [Diagnostic(snippet.page, snippet.line, 1, f"running it {why}", "error", snippet.id, "run")],
-                        seconds=float(limit),
-                    )
+                    fail(snippet, f"running it {why}", seconds=float(limit))
                     continue
                 result.outcomes[snippet.id] = _interpret(snippet, reply, examples)
                 if unit != "shared" and last_of_unit[unit] == snippet.id:
@@ -454,3 +482,20 @@ def run_page(snippets: list[Snippet], *, timeout: int = DEFAULT_TIMEOUT, server:
                 worker.close()
     result.seconds = time.monotonic() - started
     return result
+
+
+def _start_worker(server: ForkServer | None, stderr_path: Path):
+    """(worker, hello) of a fresh page worker, or (None, why it did not start)."""
+    worker = None
+    try:
+        worker = server.spawn() if server else _Process(stderr_path)
+        hello = worker.receive(STARTUP_TIMEOUT)
+    except (OSError, RuntimeError) as exc:
+        hello = {"error": f"the worker did not start: {exc}"}
+    if hello and not hello.get("error"):
+        return worker, hello
+    why = (hello or {}).get("error") or f"the worker did not start: {worker.stderr_tail() if worker else 'no message'}"
+    if worker is not None:
+        worker.kill()
+        worker.close()
+    return None, why

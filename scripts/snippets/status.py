@@ -9,7 +9,8 @@ same pages and the same torch always give the same file:
 
 status is one of: output-matched (pycon ran, output as the page shows), ran (python ran), compiled
 (cpp type-checked by g++ against libtorch), parsed (syntax checked only), not-run (reason says why),
-failed. The build reads it to draw the badge under each block (`badges`); `stale_problems` says
+raised (the `before` code of a change fails on today's torch, as `failure` says: recorded, not an error),
+failed. Entries of a change's code carry `change: before|after`. The build reads it to draw the badge under each block (`badges`); `stale_problems` says
 where it no longer matches the pages (a block's code hash changed, a block appeared or vanished).
 """
 
@@ -24,6 +25,7 @@ __all__ = [
     "DEFAULT_STATUS_FILE",
     "SCHEMA",
     "STATUSES",
+    "StatusFileError",
     "dump_status",
     "load_status",
     "stale_problems",
@@ -32,7 +34,7 @@ __all__ = [
 
 SCHEMA = 1
 DEFAULT_STATUS_FILE = ".snippet-status.json"  # inside docs_dir (MkDocs does not publish dot files)
-STATUSES = ("output-matched", "ran", "compiled", "parsed", "not-run", "failed")
+STATUSES = ("output-matched", "ran", "compiled", "parsed", "not-run", "raised", "failed")
 
 
 def dump_status(entries: dict[str, dict], torch_version: str | None) -> str:
@@ -51,14 +53,34 @@ def write_status(path: Path, entries: dict[str, dict], torch_version: str | None
     return True
 
 
-def load_status(path: Path | str) -> dict:
-    """The parsed status file, or an empty one when it is missing or unreadable (never raises)."""
+class StatusFileError(ValueError):
+    """The status file exists but is not a status file (truncated, hand-edited, merged badly)."""
+
+
+def load_status(path: Path | str, strict: bool = False) -> dict:
+    """The parsed status file; an empty one when it is missing. A file that exists but does not parse is
+    empty too, unless `strict` (the build): then StatusFileError says where it broke, as path:line."""
+    path = Path(path)
+    empty = {"schema": SCHEMA, "torch": None, "snippets": {}}
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {"schema": SCHEMA, "torch": None, "snippets": {}}
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return empty
+    except (OSError, UnicodeDecodeError) as exc:
+        if strict:
+            raise StatusFileError(f"{path}:1: cannot read the snippet status file: {exc}") from None
+        return empty
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        if strict:
+            line = getattr(exc, "lineno", 1)
+            raise StatusFileError(f"{path}:{line}: the snippet status file is not valid JSON ({exc.msg if hasattr(exc, 'msg') else exc}): run `python -m scripts.snippets check` to rewrite it") from None
+        return empty
     if not isinstance(document, dict) or not isinstance(document.get("snippets"), dict):
-        return {"schema": SCHEMA, "torch": None, "snippets": {}}
+        if strict:
+            raise StatusFileError(f"{path}:1: the snippet status file has no 'snippets' mapping: run `python -m scripts.snippets check` to rewrite it")
+        return empty
     return document
 
 
