@@ -1,9 +1,16 @@
-"""Official dates and source URLs per release, transcribed from shared/reference/releases.md (section 1).
+"""Facts transcribed from ../shared/reference (releases.md, releases-0.x.md, releases-2.10-plus.md,
+compatibility.md, breaking-changes.md), and traps an audit found.
 
 The tests hold their own copy so a page cannot drift from the reference unnoticed.
 """
 
+# Release date as the site must show it (YYYY-MM when only the month is known) and the source it cites.
 OFFICIAL = {
+    # 0.x: no release post for 0.1 and 0.3; the "a year in" retrospective, the GitHub releases, the 0.4 guide.
+    "0.1": ("2017-01", "https://pytorch.org/blog/a-year-in/"),
+    "0.2": ("2017-08-05", "https://github.com/pytorch/pytorch/releases/tag/v0.2.0"),
+    "0.3": ("2017-12", "https://github.com/pytorch/pytorch/releases/tag/v0.3.0"),
+    "0.4": ("2018-04", "https://pytorch.org/blog/pytorch-0_4_0-migration-guide/"),
     # 1.0 has no pytorch.org release post: the page cites the official roadmap post and says so.
     "1.0": ("2018-12-07", "https://pytorch.org/blog/the-road-to-1_0/"),
     "1.1": ("2019-05-01", "https://pytorch.org/blog/pytorch-adds-new-dev-tools/"),
@@ -30,14 +37,21 @@ OFFICIAL = {
     # 2.8: date and URL known only from mirrors of the official blog; the page says so.
     "2.8": ("2025-08-06", "https://pytorch.org/blog/pytorch-2-8/"),
     "2.9": ("2025-10-15", "https://pytorch.org/blog/pytorch-2-9/"),
+    # 2.10-2.14: known from faithful copies of the official posts; the pages say so.
+    "2.10": ("2026-01-21", "https://pytorch.org/blog/pytorch-2-10-release-blog/"),
+    "2.11": ("2026-03-23", "https://pytorch.org/blog/pytorch-2-11-release-blog/"),
+    "2.12": ("2026-05-13", "https://pytorch.org/blog/pytorch-2-12-release-blog/"),
+    "2.13": ("2026-07-08", "https://pytorch.org/blog/pytorch-2-13-release-blog/"),
+    "2.14": ("2026-09-02", "https://pytorch.org/blog/pytorch-2-14-release-blog/"),
 }
+MONTH_ONLY = ("0.1", "0.3", "0.4")
 
 FOUNDING = ("1.0", "1.4", "1.5", "1.6", "1.9")
 
 # Lifecycle transitions stated by the official posts (releases.md section 3): version -> label.
 LIFECYCLE_SAMPLES = {
     "distributed-rpc": {"1.4": "Experimental", "1.5": "Stable"},
-    "complex-autograd": {"1.8": "Beta", "1.9": "Stable"},
+    "complex-autograd": {"1.8": "unlabeled", "1.9": "Stable"},
     "torch-fft": {"1.7": "Beta", "1.8": "Stable"},
     "torch-linalg": {"1.8": "Beta", "1.9": "Stable"},
     "torch-fx": {"1.8": "Beta", "1.10": "Stable"},
@@ -45,3 +59,43 @@ LIFECYCLE_SAMPLES = {
     "torch-compile": {"2.0": "Beta"},
     "native-amp": {"1.6": "Stable"},
 }
+
+# Labels the release's own post does not print, which a page once showed (the label came from a later post,
+# or prose was read as a label): (version, feature id) -> the label that post gives, None = not in that post.
+LABEL_TRAPS = {
+    ("1.8", "complex-autograd"): "unlabeled",  # the Beta is from the 1.9 post
+    ("1.11", "fsdp"): None,  # the 1.11 post never mentions FSDP; the 1.12 post says a prototype shipped in 1.11
+    ("2.12", "*"): "unlabeled",  # the 2.12 post prints no label at all
+    ("0.1", "*"): "unlabeled",  # no maturity scheme before 1.0
+    ("0.2", "*"): "unlabeled",
+    ("0.3", "*"): "unlabeled",
+    ("0.4", "*"): "unlabeled",
+}
+
+# One id, one feature: ids an audit found naming two different things, and where each thing lives now.
+ID_TRAPS = {
+    # 1.13's "mps-backend" was the native Apple silicon builds; the MPS backend itself became Beta in 2.0.
+    ("1.13", "mps-backend"): None,
+    ("1.13", "apple-silicon-native-builds"): "Beta",
+    ("2.0", "mps-backend"): "Beta",
+    # one line of Arm work, one id
+    ("2.9", "arm-performance"): None,
+}
+UNIFIED_IDS = {"aarch64-performance": "Hardware", "mps-backend": "Hardware", "flex-attention": "Compiler"}
+
+# Pairings checked against the wheels' own Requires-Dist on PyPI (docs/.pypi-evidence.json):
+# torch patch -> (torchvision, torchaudio).
+PAIRINGS = {
+    "1.3.0": ("0.4.1", "0.3.1"),
+    "1.5.1": ("0.6.1", "0.5.1"),
+    "1.7.1": ("0.8.2", "0.7.2"),
+    "1.8.1": ("0.9.1", "0.8.1"),
+    "1.12.1": ("0.13.1", "0.12.1"),
+    "2.0.0": ("0.15.1", "2.0.1"),
+    "2.0.1": ("0.15.2", "2.0.2"),
+    "2.9.1": ("0.24.1", "2.9.1"),
+    "2.14.0": ("0.29.0", "2.11.0"),
+}
+
+# The upgrade view 1.13 -> 2.6 must list these, each once, in this order (breaking-changes.md).
+UPGRADE_1_13_TO_2_6 = [("2.0", "python-3-7-dropped"), ("2.4", "device-specific-amp-deprecated"), ("2.6", "weights-only-default")]

@@ -16,9 +16,12 @@ SCHEMES = {"light": "default", "dark": "slate"}
 PAGE_TYPES = {
     "home": "",
     "release": "releases/1.6/",
+    "release-with-changes": "releases/2.6/",  # breaking changes, before/after badges, install box, status today
     "lifecycle": "lifecycle/",
     "topic": "topics/distributed/",
-    "compare": "compare/",
+    "compare": "compare/?from=1.13&to=2.6",
+    "compatibility": "compatibility/",
+    "support": "support/",
 }
 SEARCH = {"zh": "分布式训练", "en": "training"}
 LANG_PREFIX = {"zh": "", "en": "en/"}

@@ -12,7 +12,7 @@ import yaml
 from bs4 import BeautifulSoup
 
 from conftest import ROOT
-from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, MATURITY_LABELS
+from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, MATURITY_LABELS, RELEASES_DIR as RELEASES
 
 OTHER = {"zh": "en", "en": "zh"}
 SITE_URL = "http://127.0.0.1:8000/"  # mkdocs.yml's default when SITE_URL is unset
@@ -59,12 +59,13 @@ def test_release_page_shows_front_matter_facts(built_site, catalog):
         for lang, page in release.pages.items():
             soup = soup_of(built_site, page.url)
             article = soup.select_one("article")
-            assert article.select_one(".release-date time")["datetime"] == page.date.isoformat()
+            assert article.select_one(".release-date time")["datetime"] == page.date_iso
             assert article.select_one(".release-source a")["href"] == page.source
             assert article.select_one(".release-source-link a")["href"] == page.source
-            rows = article.select(".release-meta table tbody tr")
-            assert [r.select_one("a")["href"] for r in rows] == [f"#{f.id}" for f in page.features]
-            assert [r.select_one(".maturity")["data-maturity"] for r in rows] == [f.maturity for f in page.features]
+            rows = article.select(".release-meta table.feature-table tbody tr")
+            assert [r.select_one("th a")["href"] for r in rows] == [f"#{f.id}" for f in page.features]
+            # The label this release's post gives is the column right after the name (on screen on phones).
+            assert [r.select_one("td .maturity")["data-maturity"] for r in rows] == [f.maturity for f in page.features]
             for feature in page.features:
                 assert article.find(id=feature.id) is not None, f"{page.path}: no element with id {feature.id}"
 
@@ -72,7 +73,7 @@ def test_release_page_shows_front_matter_facts(built_site, catalog):
 def test_maturity_labels_are_shown_as_written(built_site, catalog):
     page = catalog.releases[0].pages["en"]
     soup = soup_of(built_site, page.url)
-    badges = soup.select(".release-meta .maturity")
+    badges = soup.select(".release-meta table.feature-table tbody tr td:nth-of-type(1) .maturity")
     assert [b.get_text(strip=True) for b in badges] == [MATURITY_LABELS[f.maturity]["en"] for f in page.features]
 
 
@@ -87,7 +88,7 @@ def test_timeline_lists_every_release_newest_first_with_dates(built_site, catalo
     expected = catalog.pages(lang)
     assert [e["data-version"] for e in entries] == [p.version for p in expected]
     dates = [e.select_one(".timeline-date time")["datetime"] for e in entries]
-    assert dates == [p.date.isoformat() for p in expected]
+    assert dates == [p.date_iso for p in expected]
     assert dates == sorted(dates, reverse=True), "newest first"
     for entry, page in zip(entries, expected):
         link = entry.select_one("h2 a")
@@ -164,9 +165,9 @@ def test_404_speaks_both_languages(built_site):
     soup = BeautifulSoup((built_site / "404.html").read_text(encoding="utf-8"), "html.parser")
     article = soup.select_one("article")
     assert "页面不存在" in article.select_one('[lang="zh"]').get_text()
-    assert "page not found" in article.select_one('[lang="en"]').get_text()
+    assert "page not found" in article.select_one('[lang="en"]').get_text().lower()
     hrefs = [a["href"] for a in article.select("a")]
-    assert hrefs == [SITE_URL, SITE_URL + "en/"]
+    assert hrefs == ["/", "/en/"]  # root-relative: a 404 is served on any host and port (tests/test_not_found_page.py)
 
 
 # --- nothing from the network --------------------------------------------------------------------------
@@ -214,3 +215,33 @@ def test_mkdocs_config_avoids_instant_navigation():
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
     assert "navigation.instant" not in config["theme"]["features"]
     assert config["theme"]["font"] is False
+
+
+# --- breaking changes: the section, and its before/after badges -------------------------------------------
+
+
+def test_change_sections_and_code_badges_match_the_checker(built_site, catalog):
+    """Every change is on its release page (both languages) with its category, source and code; the badge
+    under each before/after block says exactly what the snippet checker recorded for it."""
+    from scripts.snippets.badges import badge_for
+    from scripts.snippets.extract import change_snippet_id
+    from scripts.snippets.status import load_status
+
+    entries = load_status(ROOT / "docs" / ".snippet-status.json")["snippets"]
+    checked = 0
+    for release in catalog.releases:
+        for lang, page in release.pages.items():
+            article = soup_of(built_site, page.url).select_one("article")
+            for change in page.changes:
+                block = article.select_one(f"#change-{change.id}")
+                assert block is not None and block["data-category"] == change.category, f"{page.path}: {change.id}"
+                assert block.select_one(".change-meta a")["href"] == change.source
+                badges = block.select(".snippet-badge")
+                roles = [role for role in ("before", "after") if getattr(change, role)]
+                assert len(block.select("pre")) == len(roles)
+                for role, badge in zip(roles, badges):
+                    entry = entries[change_snippet_id(f"{RELEASES}/{release.version}.md", change.id, role)]
+                    css, text = badge_for(entry, lang)
+                    assert badge.get_text(strip=True) == text and css in badge["class"], f"{page.path}: {change.id} {role}"
+                    checked += 1
+    assert checked > 100

@@ -10,9 +10,9 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import copy_project, mkdocs_build
-from reference_data import FOUNDING, LIFECYCLE_SAMPLES, OFFICIAL
-from scripts.releases import AREAS, LANGUAGES, area_slug, load_catalog
-from scripts.render import release_changes
+from reference_data import FOUNDING, LIFECYCLE_SAMPLES, MONTH_ONLY, OFFICIAL
+from scripts.history import feature_history, release_changes
+from scripts.releases import AREAS, LANGUAGES, area_slug, load_catalog, version_key
 from test_site import SITE_URL, resolve, soup_of
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
@@ -30,8 +30,9 @@ def test_dates_and_sources_match_the_reference(catalog, version):
     release = catalog.by_version()[version]
     date, source = OFFICIAL[version]
     for lang in LANGUAGES:
-        assert release.pages[lang].date.isoformat() == date
+        assert release.pages[lang].date_iso == date
         assert release.pages[lang].source == source
+    assert (release.facts.date_precision == "month") == (version in MONTH_ONLY)
 
 
 def test_founding_releases_are_present(catalog):
@@ -63,8 +64,8 @@ def test_lifecycle_cells_equal_release_pages(built_site, catalog, lang):
     url = f"{LANG_PREFIX[lang]}lifecycle/"
     soup = soup_of(built_site, url)
     table = soup.select_one("table#lifecycle-table")
-    versions = [th.get_text(strip=True) for th in table.select("thead th")[2:]]
-    assert versions == [r.version for r in reversed(catalog.releases)]
+    versions = [th.get_text(strip=True) for th in table.select("thead th.lifecycle-release")]
+    assert versions == [r.version for r in catalog.releases], "newest release first"
     rows = {tr["data-feature"]: tr for tr in table.select("tbody tr")}
     all_ids = {f.id for r in catalog.releases for f in r.features}
     assert set(rows) == all_ids
@@ -79,6 +80,11 @@ def test_lifecycle_cells_equal_release_pages(built_site, catalog, lang):
         cells = {td["data-version"]: td.select_one(".maturity")["data-maturity"] for td in rows[feature_id].select("td[data-version]")}
         for version, label in expected.items():
             assert cells.get(version) == label, f"{feature_id} in {version}: page says {cells.get(version)}, reference {label}"
+    # The journey column: one step per change of label, oldest first (e.g. Prototype 2.5 → Beta 2.6).
+    for row in feature_history(catalog, lang):
+        steps = rows[row["id"]].select(".lifecycle-journey .journey-step")
+        shown = [(s.select_one(".journey-version").get_text(), s.select_one(".maturity")["data-maturity"]) for s in steps]
+        assert shown == row["steps"] and shown[0][0] == min(row["cells"], key=version_key)
 
 
 def test_lifecycle_filter_offers_every_area_in_use(built_site, catalog):
@@ -116,70 +122,17 @@ def test_rss_feed_parses_and_lists_every_release(built_site, catalog, lang):
     for item, release in zip(items, catalog.releases):
         assert item.findtext("link") == SITE_URL + release.pages[lang].url
         assert item.findtext("title") == release.pages[lang].title
-        assert item.findtext("pubDate")
-
-
-RELEASES_SCHEMA = {
-    "type": "object",
-    "required": ["schema_version", "languages", "releases"],
-    "properties": {
-        "schema_version": {"const": 1},
-        "languages": {"const": ["zh", "en"]},
-        "releases": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["version", "date", "source", "url", "title", "summary", "features"],
-                "additionalProperties": False,
-                "properties": {
-                    "version": {"type": "string", "pattern": r"^\d+\.\d+$"},
-                    "date": {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
-                    "source": {"type": "string", "pattern": "^https://"},
-                    "url": {"$ref": "#/$defs/per_lang_url"},
-                    "title": {"$ref": "#/$defs/per_lang_text"},
-                    "summary": {"$ref": "#/$defs/per_lang_text"},
-                    "features": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "required": ["id", "area", "maturity", "name"],
-                            "additionalProperties": False,
-                            "properties": {
-                                "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
-                                "area": {"enum": list(AREAS)},
-                                "maturity": {
-                                    "enum": ["Stable", "Beta", "Prototype", "Experimental", "API-Stable", "API-Unstable", "Deprecated", "unlabeled"]
-                                },
-                                "name": {"$ref": "#/$defs/per_lang_text"},
-                            },
-                        },
-                    },
-                },
-            },
-        },
-    },
-    "$defs": {
-        "per_lang_text": {
-            "type": "object",
-            "required": ["zh", "en"],
-            "additionalProperties": False,
-            "properties": {"zh": {"type": "string", "minLength": 1}, "en": {"type": "string", "minLength": 1}},
-        },
-        "per_lang_url": {
-            "type": "object",
-            "required": ["zh", "en"],
-            "additionalProperties": False,
-            "properties": {"zh": {"type": "string", "format": "uri"}, "en": {"type": "string", "format": "uri"}},
-        },
-    },
-}
+        # An RSS date is a day: a release known only to the month gets none rather than a made-up one.
+        assert bool(item.findtext("pubDate")) == (release.facts.date_precision == "day")
 
 
 def test_releases_json_validates_against_its_schema(built_site, catalog):
     import jsonschema
 
     document = json.loads((built_site / "releases.json").read_text(encoding="utf-8"))
-    jsonschema.validate(document, RELEASES_SCHEMA, format_checker=jsonschema.FormatChecker())
+    schema = json.loads((built_site / "releases.schema.json").read_text(encoding="utf-8"))  # published beside it
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(document, schema, format_checker=jsonschema.FormatChecker())
     assert [r["version"] for r in document["releases"]] == [r.version for r in catalog.releases]
     assert len(document["releases"]) == len(OFFICIAL)
     for entry in document["releases"]:
@@ -201,19 +154,19 @@ def test_release_changes_reference_logic(catalog):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lang, pair", [("zh", ("1.4", "1.9")), ("en", ("1.8", "2.0"))])
-def test_compare_page_computes_the_same_changes(playwright_instance, served_site, catalog, lang, pair):
+def test_upgrade_page_lists_the_same_feature_changes(playwright_instance, served_site, catalog, lang, pair):
     from browser import browser_page
 
     with browser_page(playwright_instance) as (page, log):
         page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/?from={pair[0]}&to={pair[1]}")
         page.wait_for_selector("#compare-result[data-count]")
         rows = page.eval_on_selector_all(
-            "#compare-result tbody tr", "rows => rows.map(r => [r.dataset.feature, r.dataset.version])"
+            '#compare-result [data-group="features"] li', "rows => rows.map(r => [r.dataset.id, r.dataset.version])"
         )
         expected = [[c["id"], c["version"]] for c in release_changes(catalog, pair[0], pair[1], lang)]
         assert rows == expected and rows
         # The links lead to the feature's section on its release page.
-        first = page.locator("#compare-result tbody tr a").first
+        first = page.locator('#compare-result [data-group="features"] li a').first
         with page.expect_navigation():
             first.click()
         assert page.url.split("#")[1] == expected[0][0]
@@ -225,7 +178,7 @@ def test_compare_page_computes_the_same_changes(playwright_instance, served_site
 SYNTHETIC = {
     "zh": """---
 version: "9.1"
-date: 2031-02-03
+date: 2026-11-01
 title: "PyTorch 9.1：合成测试版本"
 summary: "仅用于测试的合成版本"
 source: https://pytorch.org/blog/pytorch-9-1/
@@ -253,20 +206,11 @@ features:
 文字。
 """,
     "en": """---
-version: "9.1"
-date: 2031-02-03
 title: "PyTorch 9.1: a synthetic release"
 summary: "A synthetic release for tests"
-source: https://pytorch.org/blog/pytorch-9-1/
 features:
-  - id: torch-compile
-    name: torch.compile
-    area: Compiler
-    maturity: Stable
-  - id: synthetic-widget
-    name: Synthetic widget
-    area: Bindings
-    maturity: Prototype
+  torch-compile: torch.compile
+  synthetic-widget: Synthetic widget
 ---
 
 ## Compiler {{ #area-compiler }}
@@ -286,6 +230,7 @@ Text.
 
 @pytest.mark.slow
 def test_new_release_page_appears_in_every_view(tmp_path):
+    """Adding a release is one page pair and nothing else: no other file is edited, every view shows it."""
     project = copy_project(tmp_path / "project")
     (project / "docs/releases/9.1.md").write_text(SYNTHETIC["zh"].replace("{{", "{").replace("}}", "}"), encoding="utf-8")
     (project / "docs/releases/9.1.en.md").write_text(SYNTHETIC["en"].replace("{{", "{").replace("}}", "}"), encoding="utf-8")
@@ -313,6 +258,10 @@ def test_new_release_page_appears_in_every_view(tmp_path):
         compare = soup_of(site, f"{prefix}compare/")
         data = json.loads(compare.select_one("#compare-data").get_text())
         assert data[-1]["version"] == "9.1"
+        matrix = soup_of(site, f"{prefix}compatibility/")
+        assert matrix.select("#compat-table tbody tr")[0]["data-version"] == "9.1"
+        latest = home.select_one(".latest-release a")
+        assert resolve(prefix, latest["href"]) == release_url
     document = json.loads((site / "releases.json").read_text(encoding="utf-8"))
     assert document["releases"][0]["version"] == "9.1"
     sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
@@ -330,10 +279,11 @@ def test_what_changed_link_works_from_disk_and_old_fragment_links_still_work(pla
             page.locator("a.release-changes").click()
         page.wait_for_selector("#compare-result[data-count]")
         assert page.url.endswith("compare.html?from=1.5&to=1.6")
-        rows = page.eval_on_selector_all("#compare-result tbody tr", "rows => rows.map(r => [r.dataset.feature, r.dataset.version])")
+        features = '#compare-result [data-group="features"] li'
+        rows = page.eval_on_selector_all(features, "rows => rows.map(r => [r.dataset.id, r.dataset.version])")
         assert rows == expected and rows
         # A link shared before the pair moved from the fragment to the query.
         page.goto(f"{served_site}en/compare/#from=1.5&to=1.6")
         page.wait_for_selector("#compare-result[data-count]")
-        assert page.eval_on_selector_all("#compare-result tbody tr", "rows => rows.map(r => [r.dataset.feature, r.dataset.version])") == expected
+        assert page.eval_on_selector_all(features, "rows => rows.map(r => [r.dataset.id, r.dataset.version])") == expected
         log.assert_clean()

@@ -3,6 +3,8 @@
     <!-- lifecycle -->          feature × release maturity matrix      (docs/lifecycle.md)
     <!-- compare -->            pick two releases, see what changed     (docs/compare.md)
     <!-- topic: Distributed --> one area's features, release by release (docs/topics/*.md)
+    <!-- compatibility -->      Python/CUDA/ROCm/torchvision/torchaudio per release (docs/compatibility.md)
+    <!-- support-timeline -->   when support for each Python, CUDA, platform ended (docs/support.md)
 """
 
 import re
@@ -15,9 +17,19 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
 from scripts.releases import AREAS, cached_catalog, language_of  # noqa: E402
-from scripts.render import compare, lifecycle, topic  # noqa: E402
+from scripts.compat_views import compat_matrix, support_timeline  # noqa: E402
+from scripts.verify_compat import EVIDENCE_FILE, load_evidence  # noqa: E402
+from scripts.views import compare, lifecycle, topic  # noqa: E402
 
 TOPIC_MARKER = re.compile(r"<!-- topic: ([^>]+?) -->")
+PLACEHOLDER = '<div class="generated-view" data-view="{name}"></div>'
+MARKERS = ("<!-- lifecycle -->", "<!-- compare -->", "<!-- compatibility -->", "<!-- support-timeline -->")
+
+
+def _evidence(config):
+    """The PyPI evidence file (docs/.pypi-evidence.json), or None when there is none."""
+    path = Path(config.docs_dir) / EVIDENCE_FILE
+    return load_evidence(path) if path.is_file() else None
 
 
 def _href_factory(page, files):
@@ -34,13 +46,25 @@ def _href_factory(page, files):
 
 
 def on_page_markdown(markdown, page, config, files):
-    if "<!-- lifecycle -->" not in markdown and "<!-- compare -->" not in markdown and not TOPIC_MARKER.search(markdown):
+    if not any(marker in markdown for marker in MARKERS) and not TOPIC_MARKER.search(markdown):
         return markdown
     catalog = cached_catalog(config.docs_dir)
     lang = language_of(Path(page.file.src_uri))
     href = _href_factory(page, files)
-    markdown = markdown.replace("<!-- lifecycle -->", lifecycle(catalog, lang, href))
-    markdown = markdown.replace("<!-- compare -->", compare(catalog, lang, href))
+    # The big tables are HTML already: they go into the page after Markdown (on_page_content), through a
+    # placeholder, instead of being parsed again by Markdown's HTML block handling (a third of a build).
+    views = {
+        "lifecycle": lambda: lifecycle(catalog, lang, href),
+        "compare": lambda: compare(catalog, lang, href),
+        "compatibility": lambda: compat_matrix(catalog, lang, href, _evidence(config)),
+    }
+    for name, render in views.items():
+        marker = f"<!-- {name} -->"
+        if marker in markdown:
+            page.meta.setdefault("_generated_views", {})[name] = render()
+            markdown = markdown.replace(marker, PLACEHOLDER.format(name=name))
+    if "<!-- support-timeline -->" in markdown:
+        markdown = markdown.replace("<!-- support-timeline -->", support_timeline(catalog, lang, href, _evidence(config)))
 
     def render_topic(match):
         area = match.group(1).strip()
@@ -56,4 +80,9 @@ def on_page_content(html, page, config, files):
     # Inside the "Topics" section the navigation needs only the area's name, not "Topic: …".
     if "nav_title" in page.meta:
         page.title = page.meta["nav_title"]
+    for name, generated in page.meta.pop("_generated_views", {}).items():
+        placeholder = PLACEHOLDER.format(name=name)
+        if html.count(placeholder) != 1:
+            raise PluginError(f"{page.file.src_uri}: the {name} view's placeholder did not survive Markdown")
+        html = html.replace(placeholder, generated)
     return html

@@ -15,7 +15,7 @@ from scripts.releases import AREAS, RELEASES_DIR, area_slug, cached_catalog, ver
 
 SECTION_TITLES = {"releases": {"zh": "版本", "en": "Releases"}, "topics": {"zh": "主题", "en": "Topics"}}
 # Top-level order: home, the cross-release views, then the release and topic sections.
-TOP_ORDER = ("index", "lifecycle", "compare", "releases", "topics")
+TOP_ORDER = ("index", "compatibility", "upgrade", "compare", "support", "lifecycle", "releases", "topics")
 
 
 def _versions_by_src(config):

@@ -1,52 +1,133 @@
 /* Behaviour of the generated views; plain DOM, no network, works from file:// (offline copy).
- * - Lifecycle page: the area <select> hides the rows of other areas.
- * - Compare page: computes what changed between two releases from the JSON embedded in the page.
- *   Mirrors scripts/render.py:release_changes, which the tests use as the reference. */
+ * - Lifecycle page: the area <select> hides the rows of other areas; the choice is kept in ?area=.
+ * - Compatibility page: filters rows by Python, CUDA and torchvision; kept in ?python=&cuda=&torchvision=.
+ * - Upgrade page (compare): everything to watch for between two releases, from the JSON embedded in the
+ *   page; mirrors scripts/views.py:upgrade_items, which the tests use as the reference.
+ * - Language switch: keeps the query (view state) and the #fragment (the section being read).
+ * View state lives in the query, not the fragment: a fragment would name an element that does not exist. */
 (function () {
   "use strict";
+
+  function params() {
+    return new URLSearchParams(location.search);
+  }
+
+  function setQuery(values) {
+    var query = new URLSearchParams(location.search);
+    Object.keys(values).forEach(function (key) {
+      if (values[key]) query.set(key, values[key]); else query.delete(key);
+    });
+    var text = query.toString();
+    try {
+      history.replaceState(null, "", (text ? "?" + text : location.pathname) + location.hash);
+    } catch (error) {
+      // Some browsers refuse to change a file:// URL's query; the view still works, unshareable.
+    }
+  }
 
   function setupLifecycleFilter() {
     var select = document.getElementById("lifecycle-area");
     if (!select) return;
     var table = document.getElementById(select.getAttribute("data-filter-target"));
-    function apply() {
-      var area = select.value;
+    var shown = document.getElementById("lifecycle-shown");
+    function apply(remember) {
+      var area = select.value, count = 0;
       table.querySelectorAll("tbody tr").forEach(function (row) {
         row.hidden = area !== "" && row.getAttribute("data-area") !== area;
+        if (!row.hidden) count += 1;
       });
+      if (shown) shown.textContent = area ? shown.getAttribute("data-template").replace("{shown}", count) : "";
+      if (remember) setQuery({ area: area });
     }
-    select.addEventListener("change", apply);
-    var fromHash = new URLSearchParams(location.search || location.hash.slice(1)).get("area");
-    if (fromHash) { select.value = fromHash; }
-    apply();
+    select.addEventListener("change", function () { apply(true); });
+    var wanted = params().get("area") || new URLSearchParams(location.hash.slice(1)).get("area");
+    if (wanted && select.querySelector('option[value="' + CSS.escape(wanted) + '"]')) select.value = wanted;
+    apply(false);
   }
 
-  function changes(releases, from, to) {
-    var versions = releases.map(function (r) { return r.version; });
-    var lo = versions.indexOf(from), hi = versions.indexOf(to);
-    if (lo > hi) { var swap = lo; lo = hi; hi = swap; }
-    var state = {}, out = [];
-    releases.slice(0, lo + 1).forEach(function (r) {
-      r.features.forEach(function (f) { state[f.id] = f.maturity; });
+  function setupCompatFilters() {
+    var form = document.getElementById("compat-filters");
+    if (!form) return;
+    var table = document.getElementById(form.getAttribute("data-target"));
+    var count = document.getElementById("compat-count");
+    var none = document.getElementById("compat-none");
+    var selects = Array.prototype.slice.call(form.querySelectorAll("select[data-filter]"));
+    var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr"));
+    function apply(remember) {
+      var shown = 0, state = {};
+      rows.forEach(function (row) {
+        var ok = selects.every(function (select) {
+          var want = select.value;
+          if (!want) return true;
+          return (" " + (row.getAttribute("data-" + select.getAttribute("data-filter")) || "") + " ").indexOf(" " + want + " ") >= 0;
+        });
+        row.hidden = !ok;
+        if (ok) shown += 1;
+      });
+      selects.forEach(function (select) { state[select.name] = select.value; });
+      count.textContent = count.getAttribute("data-template").replace("{shown}", shown).replace("{total}", rows.length);
+      none.hidden = shown !== 0;
+      if (remember) setQuery(state);
+    }
+    var query = params();
+    selects.forEach(function (select) {
+      var want = query.get(select.name);
+      if (want && select.querySelector('option[value="' + CSS.escape(want) + '"]')) select.value = want;
+      select.addEventListener("change", function () { apply(true); });
     });
-    releases.slice(lo + 1, hi + 1).forEach(function (r) {
+    form.addEventListener("reset", function () { setTimeout(function () { apply(true); }, 0); });
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
+    apply(false);
+  }
+
+  // --- upgrade view -----------------------------------------------------------------------------------
+
+  var GROUPS = ["errors", "breaking", "defaults", "deprecations", "platforms", "features"];
+
+  function versionKey(v) {
+    return v.split(".").map(function (p) { return parseInt(p, 10); });
+  }
+
+  function before(a, b) {
+    var x = versionKey(a), y = versionKey(b);
+    for (var i = 0; i < Math.max(x.length, y.length); i++) {
+      if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) < (y[i] || 0);
+    }
+    return false;
+  }
+
+  /* The twin of scripts/views.py:upgrade_items. */
+  function upgradeItems(releases, from, to) {
+    var lo = before(to, from) ? to : from, hi = before(to, from) ? from : to;
+    var groups = {};
+    GROUPS.forEach(function (g) { groups[g] = []; });
+    var state = {};
+    releases.forEach(function (r) {
+      var inside = before(lo, r.version) && !before(hi, r.version);
+      if (!inside) {
+        if (!before(lo, r.version)) r.features.forEach(function (f) { state[f.id] = f.maturity; });
+        return;
+      }
+      r.changes.forEach(function (c) { groups[c.group].push({ release: r, change: c }); });
+      r.drops.forEach(function (d) { groups.platforms.push({ release: r, drop: d }); });
       r.features.forEach(function (f) {
-        var before = state[f.id];
-        if (before !== f.maturity) {
-          out.push({ id: f.id, version: r.version, url: r.url, from: before, feature: f });
-        }
+        var was = state[f.id];
+        if (was !== f.maturity) groups.features.push({ release: r, feature: f, from: was });
         state[f.id] = f.maturity;
       });
     });
-    return out;
+    return groups;
+  }
+
+  function el(tag, className, html) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (html !== undefined) node.innerHTML = html;  // only HTML the build escaped (see upgrade_data)
+    return node;
   }
 
   function badge(maturity, label) {
-    var span = document.createElement("span");
-    span.className = "maturity maturity-" + maturity.toLowerCase();
-    span.setAttribute("data-maturity", maturity);
-    span.textContent = label;
-    return span;
+    return '<span class="maturity maturity-' + maturity.toLowerCase() + '" data-maturity="' + maturity + '">' + label + "</span>";
   }
 
   function setupCompare() {
@@ -56,65 +137,115 @@
     var text = JSON.parse(document.getElementById("compare-strings").textContent);
     var labels = {};
     releases.forEach(function (r) { r.features.forEach(function (f) { labels[f.maturity] = f.label; }); });
+    var known = releases.map(function (r) { return r.version; });
     var from = document.getElementById("compare-from"), to = document.getElementById("compare-to");
     var result = document.getElementById("compare-result");
+    var message = document.getElementById("compare-message");
 
-    function render() {
-      var rows = changes(releases, from.value, to.value);
-      result.textContent = "";
-      var table = document.createElement("table");
-      table.className = "compare-table";
-      var head = table.createTHead().insertRow();
-      ["PyTorch", text.feature, text.area, text.compare_change].forEach(function (h) {
-        var th = document.createElement("th"); th.scope = "col"; th.textContent = h; head.appendChild(th);
-      });
-      var body = table.createTBody();
-      rows.forEach(function (c) {
-        var tr = body.insertRow();
-        tr.setAttribute("data-feature", c.id);
-        tr.setAttribute("data-version", c.version);
-        tr.insertCell().textContent = c.version;
-        var link = document.createElement("a");
-        link.href = c.url + "#" + c.id;
-        link.textContent = c.feature.name;
-        tr.insertCell().appendChild(link);
-        tr.insertCell().textContent = c.feature.area;
-        var cell = tr.insertCell();
-        if (c.from === undefined) {
-          cell.appendChild(document.createTextNode(text.compare_new + " "));
-        } else {
-          cell.appendChild(badge(c.from, labels[c.from] || c.from));
-          cell.appendChild(document.createTextNode(" → "));
-        }
-        cell.appendChild(badge(c.feature.maturity, c.feature.label));
-      });
-      var wrap = document.createElement("div");
-      wrap.className = "md-typeset__scrollwrap";
-      var inner = document.createElement("div");
-      inner.className = "md-typeset__table";
-      inner.appendChild(table);
-      wrap.appendChild(inner);
-      result.appendChild(wrap);
-      result.setAttribute("data-count", String(rows.length));
-      // The pair goes in the query (view state, shareable); older links carried it in the fragment.
-      try {
-        history.replaceState(null, "", "?from=" + from.value + "&to=" + to.value);
-      } catch (error) {
-        // Some browsers refuse to change a file:// URL's query; the page still works, unshareable.
-      }
+    function show(note) {
+      message.textContent = note || "";
+      message.hidden = !note;
     }
 
-    var params = new URLSearchParams(location.search || location.hash.slice(1));
-    if (params.get("from")) from.value = params.get("from");
-    if (params.get("to")) to.value = params.get("to");
-    form.addEventListener("submit", function (event) { event.preventDefault(); render(); });
-    from.addEventListener("change", render);
-    to.addEventListener("change", render);
-    render();
+    function render(remember) {
+      result.textContent = "";
+      result.removeAttribute("data-count");
+      if (from.value === to.value) { show(text.compare_same); result.setAttribute("data-count", "0"); return; }
+      show("");
+      var groups = upgradeItems(releases, from.value, to.value);
+      var total = 0;
+      GROUPS.forEach(function (g) { total += groups[g].length; });
+      var span = releases.filter(function (r) {
+        var lo = before(to.value, from.value) ? to.value : from.value, hi = before(to.value, from.value) ? from.value : to.value;
+        return before(lo, r.version) && !before(hi, r.version);
+      }).length;
+      var summary = text.compare_summary.replace("{from_}", from.value).replace("{to}", to.value).replace("{count}", span).replace("{items}", total);
+      if (before(to.value, from.value)) summary += text.compare_reverse;
+      result.appendChild(el("p", "compare-summary")).textContent = summary;
+      var empty = [];
+      GROUPS.forEach(function (g) {
+        if (!groups[g].length) { empty.push(text["group_" + g]); return; }
+        var section = el("section", "upgrade-group");
+        section.setAttribute("data-group", g);
+        var heading = el("h2", "upgrade-group-title");
+        heading.id = "upgrade-" + g;
+        heading.textContent = text["group_" + g] + " (" + groups[g].length + ")";
+        section.appendChild(heading);
+        {
+          var list = el("ul", "upgrade-list");
+          groups[g].forEach(function (item) {
+            var li = el("li", "upgrade-item");
+            li.setAttribute("data-version", item.release.version);
+            var link = document.createElement("a");
+            link.className = "upgrade-version";
+            link.textContent = item.release.version;
+            if (item.change) {
+              li.setAttribute("data-id", item.change.id);
+              link.href = item.release.url + "#" + item.change.anchor;
+              li.appendChild(link);
+              li.appendChild(el("span", "change-category category-" + item.change.category)).textContent = item.change.label;
+              li.appendChild(el("span", "upgrade-text", item.change.html + item.change.evidence));
+              if (item.change.note) li.appendChild(el("span", "upgrade-note")).textContent = item.change.note;
+            } else if (item.drop) {
+              li.setAttribute("data-id", item.drop.id);
+              link.href = item.release.url + "#" + item.drop.anchor;
+              li.appendChild(link);
+              li.appendChild(el("span", "upgrade-text", item.drop.html));
+            } else {
+              li.setAttribute("data-id", item.feature.id);
+              link.href = item.release.url + "#" + item.feature.id;
+              li.appendChild(link);
+              var change = item.from === undefined ? text.feature_new + " " : badge(item.from, labels[item.from] || item.from) + " → ";
+              li.appendChild(el("span", "upgrade-text", item.feature.name + " · " + change + badge(item.feature.maturity, item.feature.label)));
+              li.appendChild(el("span", "upgrade-note")).textContent = item.feature.area;
+            }
+            list.appendChild(li);
+          });
+          section.appendChild(list);
+        }
+        result.appendChild(section);
+      });
+      if (empty.length) result.appendChild(el("p", "upgrade-empty")).textContent = text.group_empty.replace("{groups}", empty.join(" · "));
+      result.setAttribute("data-count", String(total));
+      if (remember) setQuery({ from: from.value, to: to.value });
+    }
+
+    var query = params();
+    var fragment = new URLSearchParams(location.hash.slice(1));  // links from before the query held the pair
+    var wantFrom = query.get("from") || fragment.get("from"), wantTo = query.get("to") || fragment.get("to");
+    var unknown = [wantFrom, wantTo].filter(function (v) { return v && known.indexOf(v) < 0; });
+    if (wantFrom && known.indexOf(wantFrom) >= 0) from.value = wantFrom;
+    if (wantTo && known.indexOf(wantTo) >= 0) to.value = wantTo;
+    form.addEventListener("submit", function (event) { event.preventDefault(); render(true); });
+    from.addEventListener("change", function () { render(true); });
+    to.addEventListener("change", function () { render(true); });
+    if (unknown.length) {
+      show(text.compare_unknown.replace("{version}", unknown.join(", ")));  // keep the URL as it is
+    } else {
+      render(false);
+    }
   }
+
+  // --- language switch keeps the view state and the section --------------------------------------------
+
+  function setupLanguageSwitch() {
+    document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
+      link.addEventListener("click", function () {
+        var target = link.getAttribute("href").split("#")[0].split("?")[0];
+        link.setAttribute("href", target + location.search + location.hash);
+      });
+    });
+  }
+
+  // Folded notes are part of the record on paper.
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details.claim-note").forEach(function (d) { d.open = true; });
+  });
 
   document.addEventListener("DOMContentLoaded", function () {
     setupLifecycleFilter();
+    setupCompatFilters();
     setupCompare();
+    setupLanguageSwitch();
   });
 })();

@@ -1,0 +1,306 @@
+"""Views across releases (lifecycle, topics, upgrade), generated into the pages that carry their marker.
+
+They emit HTML, not Markdown links, so they take `href(page, anchor)`: the hook computes each URL from
+MkDocs' own file table, which is right for directory URLs and for the offline copy's `.html` URLs.
+Every text from the catalog is escaped (`render.esc`); change texts may carry `code spans` (`text_html`).
+
+The upgrade view computes its result in the browser (docs/assets/javascripts/views.js) from JSON embedded
+in the page, so it works from disk; `upgrade_items` is its Python twin, which the tests hold it to.
+"""
+
+from __future__ import annotations
+
+import json
+
+from scripts.history import between, feature_history, release_changes
+from scripts.releases import AREAS, CHANGE_CATEGORIES, MATURITY_LABELS, Catalog
+from scripts.render import UI, esc, evidence_mark, maturity_badge, text_html
+
+UI["zh"].update(
+    {
+        "lifecycle_feature": "特性",
+        "lifecycle_journey": "标签历程",
+        "lifecycle_filter": "按领域筛选",
+        "all_areas": "全部领域",
+        "lifecycle_count": "共 {features} 项特性，跨 {releases} 个版本。",
+        "lifecycle_shown": "显示 {shown} 项特性",
+        "topic_intro": "{area}领域在各版本中的特性，按时间顺序排列（共 {releases} 个版本、{features} 项）。",
+        "topic_empty": "暂无版本在这个领域标注特性。",
+        "compare_from": "从",
+        "compare_to": "升级到",
+        "compare_button": "查看变化",
+        "compare_noscript": "这个视图需要启用 JavaScript；各版本页面末尾的“不兼容变更与弃用”一节列有同样的内容。",
+        "compare_unknown": "本站没有 PyTorch {version} 的页面：请在上面选择一个版本。",
+        "compare_same": "起始版本和目标版本相同：没有需要注意的变化。",
+        "compare_summary": "从 {from_} 升级到 {to}：跨越 {count} 个版本，共 {items} 项变化。",
+        "compare_reverse": "（你选择的是降级：这里列出的是两个版本之间发生的变化。）",
+        "group_errors": "弃用后变成错误或被移除",
+        "group_breaking": "不兼容变更",
+        "group_defaults": "默认行为变化",
+        "group_deprecations": "新的弃用",
+        "group_platforms": "停止支持的平台、Python 与 CUDA",
+        "group_features": "新增或改变成熟度的特性",
+        "group_empty": "这一区间没有：{groups}",
+        "deprecated_in": "{version} 中弃用",
+        "removed_later": "后来：{version}",
+        "dropped_python": "官方二进制包不再提供 Python {value}（最后支持的版本：{last}）",
+        "dropped_cuda": "官方二进制包不再提供 CUDA {value}（最后提供的版本：{last}）",
+        "feature_new": "新增",
+        "upgrade_table_release": "版本",
+        "upgrade_table_item": "变化",
+    }
+)
+UI["en"].update(
+    {
+        "lifecycle_feature": "Feature",
+        "lifecycle_journey": "Label journey",
+        "lifecycle_filter": "Filter by area",
+        "all_areas": "All areas",
+        "lifecycle_count": "{features} features across {releases} releases.",
+        "lifecycle_shown": "Showing {shown} features",
+        "topic_intro": "Features in the {area} area, release by release, oldest first ({releases} releases, {features} features).",
+        "topic_empty": "No release lists a feature in this area yet.",
+        "compare_from": "From",
+        "compare_to": "Upgrade to",
+        "compare_button": "Show changes",
+        "compare_noscript": "This view needs JavaScript; the section \"Breaking changes and deprecations\" at the end of each release page lists the same items.",
+        "compare_unknown": "There is no page for PyTorch {version}: pick a release above.",
+        "compare_same": "From and to are the same release: nothing to watch for.",
+        "compare_summary": "Upgrading from {from_} to {to}: {count} releases, {items} changes.",
+        "compare_reverse": " (You picked a downgrade: these are the changes between the two releases.)",
+        "group_errors": "Deprecations that became errors, and removals",
+        "group_breaking": "Breaking changes",
+        "group_defaults": "Changed defaults",
+        "group_deprecations": "New deprecations",
+        "group_platforms": "Dropped platforms, Python and CUDA",
+        "group_features": "Features added or relabeled",
+        "group_empty": "Nothing in this range under: {groups}",
+        "deprecated_in": "deprecated in {version}",
+        "removed_later": "later: {version}",
+        "dropped_python": "Official binaries no longer ship Python {value} (last: {last})",
+        "dropped_cuda": "Official binaries no longer ship CUDA {value} (last: {last})",
+        "feature_new": "new",
+        "upgrade_table_release": "Release",
+        "upgrade_table_item": "Change",
+    }
+)
+GROUPS = ("errors", "breaking", "defaults", "deprecations", "platforms", "features")
+
+
+# --- lifecycle ------------------------------------------------------------------------------------------
+
+
+def journey_html(steps: list[tuple[str, str]], lang: str) -> str:
+    """Prototype 2.5 → Beta 2.6 → …: one step per release where the label changed."""
+    parts = [f'<span class="journey-step">{maturity_badge(label, lang)} <span class="journey-version">{esc(version)}</span></span>' for version, label in steps]
+    return '<span class="journey">' + ' <span class="journey-arrow" aria-hidden="true">→</span> '.join(parts) + "</span>"
+
+
+def lifecycle(catalog: Catalog, lang: str, href) -> str:
+    """Every feature with its label journey, and the feature × release matrix, newest release first.
+
+    One table: on a wide screen the release columns show each label; on a phone and in print only the
+    feature, its area and its journey are shown, one card per feature (CSS). The area filter is kept in
+    the URL (?area=Compiler), so it survives a reload and the language switch."""
+    t = UI[lang]
+    rows = feature_history(catalog, lang)
+    releases = catalog.releases  # newest first
+    areas = [a for a in AREAS if any(r["area"] == a for r in rows)]
+    out = [
+        f'<p class="lifecycle-count">{esc(t["lifecycle_count"].format(features=len(rows), releases=len(releases)))} '
+        f'<span id="lifecycle-shown" data-template="{esc(t["lifecycle_shown"])}"></span></p>',
+        '<div class="lifecycle-filter">',
+        f'<label for="lifecycle-area">{esc(t["lifecycle_filter"])}</label> ',
+        '<select id="lifecycle-area" data-filter-target="lifecycle-table">',
+        f'<option value="">{esc(t["all_areas"])}</option>',
+    ]
+    out += [f'<option value="{esc(area)}">{esc(AREAS[area][lang])}</option>' for area in areas]
+    out += ["</select>", "</div>", '<div class="lifecycle-scroll" tabindex="0">', '<table class="lifecycle" id="lifecycle-table">', "<thead><tr>"]
+    out.append(f'<th scope="col" class="lifecycle-name">{esc(t["lifecycle_feature"])}</th><th scope="col" class="lifecycle-journey">{esc(t["lifecycle_journey"])}</th><th scope="col" class="lifecycle-area">{esc(t["area"])}</th>')
+    for release in releases:
+        out.append(f'<th scope="col" class="lifecycle-release"><a href="{esc(href(release.pages[lang]))}">{esc(release.version)}</a></th>')
+    out.append("</tr></thead><tbody>")
+    for row in rows:
+        out.append(f'<tr id="feature-{esc(row["id"])}" data-area="{esc(row["area"])}" data-feature="{esc(row["id"])}">')
+        out.append(
+            f'<th scope="row" class="lifecycle-name">{esc(row["name"])}</th>'
+            f'<td class="lifecycle-journey">{journey_html(row["steps"], lang)}</td>'
+            f'<td class="lifecycle-area">{esc(AREAS[row["area"]][lang])}</td>'
+        )
+        for release in releases:
+            label = row["cells"].get(release.version)
+            if label is None:
+                out.append('<td class="lifecycle-release lifecycle-empty"></td>')
+            else:
+                link = href(release.pages[lang], row["id"])
+                out.append(f'<td class="lifecycle-release" data-version="{esc(release.version)}"><a href="{esc(link)}">{maturity_badge(label, lang)}</a></td>')
+        out.append("</tr>")
+    out += ["</tbody></table>", "</div>", ""]
+    return "\n".join(out)
+
+
+def topic(catalog: Catalog, area: str, lang: str, href) -> str:
+    """Every release that lists a feature in `area`, oldest first, with those features."""
+    t = UI[lang]
+    releases = [r for r in reversed(catalog.releases) if any(f.area == area for f in r.pages[lang].features)]
+    if not releases:
+        return f'<p class="topic-empty">{esc(t["topic_empty"])}</p>\n'
+    count = sum(1 for r in releases for f in r.pages[lang].features if f.area == area)
+    out = [
+        f'<p class="topic-intro">{esc(t["topic_intro"].format(area=AREAS[area][lang], releases=len(releases), features=count))}</p>',
+        '<div class="timeline topic-timeline">',
+    ]
+    for release in releases:
+        page = release.pages[lang]
+        out += [
+            f'<div class="timeline-entry" data-version="{esc(release.version)}" data-date="{page.date_iso}">',
+            f'<h2 id="v{release.version.replace(".", "-")}"><a href="{esc(href(page))}">{esc(t["release"].format(version=release.version))}</a></h2>',
+            f'<p class="timeline-date"><time datetime="{page.date_iso}">{page.date_iso}</time></p>',
+            '<ul class="topic-features">',
+        ]
+        for feature in page.features:
+            if feature.area == area:
+                out.append(
+                    f'<li data-feature="{esc(feature.id)}"><a href="{esc(href(page, feature.id))}">{esc(feature.name)}</a> '
+                    f"{maturity_badge(feature.maturity, lang)}</li>"
+                )
+        out += ["</ul>", "</div>"]
+    out += ["</div>", ""]
+    return "\n".join(out)
+
+
+# --- upgrade: what changes between two releases ----------------------------------------------------------------
+
+
+def _release_set(release, field: str) -> set[str] | None:
+    compat = release.compat
+    if compat is None or not compat.claims(field):
+        return None
+    values: set[str] = set()
+    for claim in compat.primary(field):
+        values.update(claim.values + claim.experimental)
+    return values
+
+
+def dropped_versions(catalog: Catalog, release) -> list[dict]:
+    """Python/CUDA versions the release before offered and this one does not, unless one of this release's
+    changes already names them (`drops`), so each drop is listed once."""
+    previous = catalog.previous(release.version)
+    if previous is None:
+        return []
+    named = {d for change in release.changes for d in change.drops}
+    out = []
+    for field in ("python", "cuda"):
+        before, after = _release_set(previous, field), _release_set(release, field)
+        if before is None or after is None:
+            continue
+        for value in sorted(before - after, key=lambda v: tuple(int(p) for p in v.rstrip("t").split("."))):
+            if f"{field}-{value}" not in named:
+                out.append({"field": field, "value": value, "last": previous.version})
+    return out
+
+
+def _group_of(change) -> str:
+    if change.category == "removal" or (change.category == "bc-breaking" and change.follows):
+        return "errors"
+    return {"bc-breaking": "breaking", "default-change": "defaults", "deprecation": "deprecations", "dropped-platform": "platforms"}[change.category]
+
+
+def upgrade_items(catalog: Catalog, from_version: str, to_version: str, lang: str) -> dict[str, list[dict]]:
+    """Everything to watch for between two releases, cumulative, by group; each item once, oldest first.
+
+    The Python twin of views.js's upgrade view: items are {"version", "id"} (a change id, "python-3.7" /
+    "cuda-11.6" for a computed drop, or a feature id for a feature that was added or relabeled)."""
+    groups: dict[str, list[dict]] = {g: [] for g in GROUPS}
+    for release in between(catalog, from_version, to_version):
+        for change in release.changes:
+            groups[_group_of(change)].append({"version": release.version, "id": change.id})
+        for drop in dropped_versions(catalog, release):
+            groups["platforms"].append({"version": release.version, "id": f"{drop['field']}-{drop['value']}"})
+    for change in release_changes(catalog, from_version, to_version, lang):
+        groups["features"].append({"version": change["version"], "id": change["id"]})
+    return groups
+
+
+def upgrade_data(catalog: Catalog, lang: str, href) -> list[dict]:
+    """What the upgrade view's script needs: releases oldest first, with features, changes and drops."""
+    t = UI[lang]
+    followers: dict[tuple[str, str], str] = {}
+    for release in catalog.releases:
+        for change in release.changes:
+            if change.follows:
+                followers.setdefault(change.follows, release.version)
+    data = []
+    for release in reversed(catalog.releases):
+        page = release.pages[lang]
+        changes = []
+        for change in page.changes:
+            note = ""
+            if change.follows:
+                note = t["deprecated_in"].format(version=change.follows[0])
+            later = followers.get((release.version, change.id))
+            if later:
+                note = (note + "; " if note else "") + t["removed_later"].format(version=later)
+            changes.append(
+                {
+                    "id": change.id,
+                    "group": _group_of(change),
+                    "category": change.category,
+                    "label": CHANGE_CATEGORIES[change.category][lang],
+                    "html": text_html(change.text),
+                    "anchor": change.anchor,
+                    "evidence": evidence_mark(change.evidence, lang),
+                    "note": note,
+                }
+            )
+        drops = []
+        for drop in dropped_versions(catalog, release):
+            text = t["dropped_" + drop["field"]].format(value=drop["value"], last=drop["last"])
+            drops.append({"id": f"{drop['field']}-{drop['value']}", "html": esc(text), "anchor": "install"})
+        data.append(
+            {
+                "version": release.version,
+                "date": page.date_iso,
+                "url": href(page),
+                "features": [
+                    {"id": f.id, "name": esc(f.name), "area": esc(AREAS[f.area][lang]), "maturity": f.maturity, "label": esc(MATURITY_LABELS[f.maturity][lang])}
+                    for f in page.features
+                ],
+                "changes": changes,
+                "drops": drops,
+            }
+        )
+    return data
+
+
+def compare(catalog: Catalog, lang: str, href) -> str:
+    """The upgrade view: two pickers (from, to), the result computed by views.js from the embedded JSON."""
+    t = UI[lang]
+    data = upgrade_data(catalog, lang, href)
+    versions = [r["version"] for r in data]
+    default_from = versions[-2] if len(versions) > 1 else versions[0]
+    default_to = versions[-1]
+
+    def options(selected: str) -> str:
+        return "".join(f'<option value="{esc(v)}"{" selected" if v == selected else ""}>PyTorch {esc(v)}</option>' for v in reversed(versions))
+
+    payload = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    keys = ["compare_unknown", "compare_same", "compare_summary", "compare_reverse", "group_empty", "feature_new", "upgrade_table_release", "upgrade_table_item", "area", "feature"]
+    keys += [f"group_{g}" for g in GROUPS]
+    strings = json.dumps({k: t[k] for k in keys}, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    return "\n".join(
+        [
+            '<form class="compare-form" id="compare-form">',
+            f'<label for="compare-from">{esc(t["compare_from"])}</label> <select id="compare-from" name="from">{options(default_from)}</select> ',
+            f'<label for="compare-to">{esc(t["compare_to"])}</label> <select id="compare-to" name="to">{options(default_to)}</select> ',
+            f'<button type="submit" class="md-button md-button--primary">{esc(t["compare_button"])}</button>',
+            "</form>",
+            f"<noscript><p>{esc(t['compare_noscript'])}</p></noscript>",
+            '<p class="compare-message" id="compare-message" hidden></p>',
+            '<div id="compare-result" aria-live="polite"></div>',
+            f'<script type="application/json" id="compare-data">{payload}</script>',
+            f'<script type="application/json" id="compare-strings">{strings}</script>',
+            "",
+        ]
+    )
+

@@ -1,0 +1,179 @@
+"""The release catalog against the references: the whole history, labels as each post prints them, one id per
+feature, changes in the release that made them, compatibility checked against PyPI, and facts computed across
+releases (status today, drops, chains). No build: these read the catalog (and the PyPI evidence file)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from conftest import FIXTURES, ROOT
+from reference_data import ID_TRAPS, LABEL_TRAPS, OFFICIAL, PAIRINGS, UNIFIED_IDS, UPGRADE_1_13_TO_2_6
+from scripts.compat_views import install_box, pip_commands
+from scripts.history import status_today
+from scripts.releases import ReleaseDataError, load_catalog
+from scripts.verify_compat import EVIDENCE_FILE, disagreements, load_evidence
+from scripts.views import upgrade_items
+
+# Where breaking-changes.md (and releases-0.x.md §3) puts each change: change id -> release.
+CHANGE_HOMES = {
+    "thd-deprecated": "1.0",
+    "bool-comparisons": "1.2",
+    "python-2-dropped": "1.5",
+    "int-div-error": "1.6",
+    "fft-functions-removed": "1.8",
+    "linalg-old-functions-deprecated": "1.9",
+    "python-3-7-dropped": "2.0",
+    "macos-x86-dropped": "2.3",
+    "device-specific-amp-deprecated": "2.4",
+    "weights-only-default": "2.6",
+    "conda-packages-ended": "2.6",
+    "torchscript-deprecated": "2.10",
+    "export-for-training-removed": "2.11",
+    "named-tensors-removed": "2.13",
+    "cholesky-qr-removed": "2.14",
+    "scalar-indexing": "0.4",
+    "volatile-deprecated": "0.4",
+    "keepdim-default-false": "0.2",
+}
+# Deprecation -> removal chains the site must link (breaking-changes.md §2).
+CHAINS = {
+    ("1.6", "int-div-error"): ("1.5", "int-div-warning"),
+    ("1.8", "fft-functions-removed"): ("1.7", "fft-functions-deprecated"),
+    ("2.6", "weights-only-default"): ("2.4", "torch-load-weights-only-warning"),
+    ("2.14", "torchscript-warnings-visible"): ("2.10", "torchscript-deprecated"),
+    ("2.14", "cholesky-qr-removed"): ("1.9", "linalg-old-functions-deprecated"),
+    ("2.11", "export-for-training-removed"): ("2.9", "export-for-training-deprecated"),
+}
+
+
+def test_the_whole_history_is_covered(catalog):
+    assert [r.version for r in reversed(catalog.releases)] == list(OFFICIAL)
+    assert len(catalog.releases) == 33
+
+
+@pytest.mark.parametrize("trap", list(LABEL_TRAPS), ids=lambda t: f"{t[0]}-{t[1]}")
+def test_labels_the_post_does_not_print_stay_out(catalog, trap):
+    version, feature_id = trap
+    features = {f.id: f.maturity for f in catalog.by_version()[version].features}
+    if feature_id == "*":
+        assert set(features.values()) == {LABEL_TRAPS[trap]}, f"{version}: {features}"
+    else:
+        assert features.get(feature_id) == LABEL_TRAPS[trap]
+
+
+@pytest.mark.parametrize("trap", list(ID_TRAPS), ids=lambda t: f"{t[0]}-{t[1]}")
+def test_one_id_is_one_feature(catalog, trap):
+    version, feature_id = trap
+    features = {f.id: f.maturity for f in catalog.by_version()[version].features}
+    assert features.get(feature_id) == ID_TRAPS[trap]
+
+
+def test_unified_ids_keep_one_area_and_span_releases(catalog):
+    for feature_id, area in UNIFIED_IDS.items():
+        found = [(r.version, f.area) for r in catalog.releases for f in r.features if f.id == feature_id]
+        assert len(found) >= 3 and {a for _, a in found} == {area}, found
+    assert not any(f.id == "arm-performance" for r in catalog.releases for f in r.features)
+
+
+@pytest.mark.parametrize("change_id, version", sorted(CHANGE_HOMES.items()))
+def test_each_change_is_listed_in_the_release_that_made_it(catalog, change_id, version):
+    homes = [r.version for r in catalog.releases if any(c.id == change_id for c in r.changes)]
+    assert homes == [version]
+
+
+@pytest.mark.parametrize("later, earlier", sorted(CHAINS.items()))
+def test_deprecation_chains_are_linked(catalog, later, earlier):
+    change = next(c for c in catalog.by_version()[later[0]].changes if c.id == later[1])
+    assert change.follows == earlier
+
+
+def test_every_change_has_an_english_text_and_a_source(catalog):
+    for release in catalog.releases:
+        zh, en = release.pages["zh"].changes, release.pages["en"].changes
+        assert [c.id for c in zh] == [c.id for c in en]
+        for a, b in zip(zh, en):
+            assert a.text and b.text and a.text != b.text and a.source.startswith("https://")
+
+
+def test_status_today_is_computed_from_the_catalog(catalog):
+    statuses = status_today(catalog)
+    assert (statuses["torchscript"].kind, statuses["torchscript"].version) == ("deprecated", "2.10")
+    assert (statuses["named-tensors"].kind, statuses["named-tensors"].version) == ("removed", "2.13")
+    assert statuses["torch-compile"].kind == "label"
+    assert statuses["flex-attention"].version == max((r.version for r in catalog.releases if any(f.id == "flex-attention" for f in r.features)), key=lambda v: tuple(map(int, v.split("."))))
+
+
+def test_status_today_changes_when_a_later_release_relabels_a_feature(tmp_path):
+    docs = tmp_path / "docs"
+    shutil.copytree(FIXTURES / "site", docs)
+    before = status_today(load_catalog(docs))["torchscript-fork-join"]
+    assert (before.kind, before.label, before.version) == ("label", "Beta", "1.6")
+    for name in ("1.7.md", "1.7.en.md"):
+        text = (docs / "releases" / name.replace("1.7", "1.6")).read_text(encoding="utf-8")
+        text = text.replace('version: "1.6"', 'version: "1.7"').replace("date: 2020-07-28", "date: 2020-10-27").replace("1.6.0", "1.7.0")
+        text = text.replace("    maturity: Beta", "    maturity: Stable").replace('    follows: "1.5#int-div-warning"\n', "")
+        (docs / "releases" / name).write_text(text, encoding="utf-8")
+    after = status_today(load_catalog(docs))["torchscript-fork-join"]
+    assert (after.kind, after.label, after.version) == ("label", "Stable", "1.7")
+
+
+def test_catalog_and_registry_agree_or_say_why(catalog):
+    evidence = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
+    assert evidence["checked"] == "2026-11-23" and len(evidence["torch"]) > 40
+    problems = disagreements(catalog, evidence)
+    assert problems == [], "\n".join(str(p) for p in problems)
+
+
+@pytest.mark.parametrize("patch", sorted(PAIRINGS))
+def test_pairings_and_install_commands(catalog, patch):
+    release = catalog.by_version()[".".join(patch.split(".")[:2])]
+    vision, audio = PAIRINGS[patch]
+    assert release.compat.library_version("torchvision", patch) == vision
+    assert release.compat.library_version("torchaudio", patch) == audio
+    for _, _, command in pip_commands(release, patch):
+        pins = dict(part.split("==") for part in command.split() if "==" in part)
+        assert pins["torchvision"].split("+")[0] == vision and pins["torchaudio"] == audio, command
+
+
+def test_every_release_since_1_0_has_an_install_box(catalog):
+    for release in catalog.releases:
+        for lang in ("zh", "en"):
+            box = install_box(release, lang)
+            assert "{ #install }" in box, release.version
+            if tuple(map(int, release.version.split("."))) >= (1, 0):
+                assert f"pip install torch=={release.patches[-1]}" in box, release.version
+
+
+def test_upgrade_from_1_13_to_2_6_lists_the_famous_three_once_in_order(catalog):
+    items = upgrade_items(catalog, "1.13", "2.6", "en")
+    flat = [(i["version"], i["id"]) for group in items.values() for i in group]
+    for wanted in UPGRADE_1_13_TO_2_6:
+        assert flat.count(wanted) == 1, wanted
+    assert not any(item == ("2.0", "python-3.7") for item in flat), "the drop is listed by its change, not twice"
+    for group in items.values():
+        versions = [tuple(map(int, i["version"].split("."))) for i in group]
+        assert versions == sorted(versions), "oldest first within a group"
+
+
+def test_releases_json_carries_compat_and_changes(catalog):
+    from scripts.feeds import releases_json
+
+    document = json.loads(releases_json(catalog, "https://example.org/"))
+    by_version = {r["version"]: r for r in document["releases"]}
+    assert by_version["2.6"]["compat"]["torchvision"][0]["values"] == ["0.21.0"]
+    assert any(c["id"] == "weights-only-default" for c in by_version["2.6"]["changes"])
+    assert by_version["0.1"]["date"] == "2017-01" and by_version["0.1"]["date_precision"] == "month"
+
+
+def test_a_fact_written_twice_is_impossible(tmp_path):
+    """The English page cannot carry a fact at all, so the two languages cannot disagree on one."""
+    docs = tmp_path / "docs"
+    shutil.copytree(FIXTURES / "site", docs)
+    page = docs / "releases/1.6.en.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("features:\n", "features:\n  native-amp: AMP\n", 1).replace("  native-amp: \"Native automatic mixed precision\"\n", "").replace("---\n", "---\ndate: 2020-07-29\n", 1), encoding="utf-8")
+    with pytest.raises(ReleaseDataError) as info:
+        load_catalog(docs)
+    assert "'date' is a fact, written once in the Chinese page 1.6.md" in str(info.value)

@@ -1,0 +1,182 @@
+"""The views in Chromium, as readers use them: phone and desktop, both languages.
+
+Compatibility filters and the upgrade picker must return what the catalog says (their Python twins), the
+lifecycle must show the newest releases and keep its header in view, every release page must show each
+feature's label on a phone, the home page must link the cross-release views on every screen, and the
+language switch must keep the view's state and the section being read.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reference_data import OFFICIAL
+from scripts.compat_views import _filter_values
+from scripts.views import upgrade_items
+
+pytestmark = pytest.mark.browser
+LANG_PREFIX = {"zh": "", "en": "en/"}
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _rows_matching(catalog, key: str, value: str) -> list[str]:
+    return [r.version for r in catalog.releases if value in _filter_values(r)[key]]
+
+
+@pytest.mark.parametrize(
+    "lang, key, value",
+    [("zh", "python", "3.12"), ("en", "cuda", "12.1"), ("en", "torchvision", "0.15.1"), ("zh", "python", "2.7")],
+)
+def test_compatibility_filter_returns_the_right_rows_and_keeps_them_on_reload(playwright_instance, served_site, catalog, lang, key, value):
+    from browser import browser_page
+
+    expected = _rows_matching(catalog, key, value)
+    assert expected, "the filter value must match some release"
+    with browser_page(playwright_instance, viewport=DESKTOP) as (page, log):
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}compatibility/")
+        page.select_option(f"#compat-{key}", value)
+        shown = page.eval_on_selector_all("#compat-table tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.version)")
+        assert shown == expected
+        assert page.url.endswith(f"?{key}={value}")
+        page.reload()
+        assert page.eval_on_selector(f"#compat-{key}", "s => s.value") == value
+        assert page.eval_on_selector_all("#compat-table tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.version)") == expected
+        log.assert_clean()
+
+
+def test_compatibility_matrix_fits_a_phone_and_a_combined_filter_can_be_empty(playwright_instance, served_site):
+    from browser import browser_page
+
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+        page.goto(f"{served_site}en/compatibility/?python=2.7&cuda=13.0")
+        assert page.eval_on_selector("#compat-none", "e => !e.hidden")
+        page.goto(f"{served_site}compatibility/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        cell = page.locator("#compat-table tbody tr").first.locator("td").first
+        assert cell.bounding_box()["x"] + cell.bounding_box()["width"] <= PHONE["width"]
+        log.assert_clean()
+
+
+@pytest.mark.parametrize("lang, pair", [("zh", ("1.13", "2.6")), ("en", ("2.0", "2.14")), ("en", ("2.9", "1.0"))])
+def test_upgrade_picker_lists_what_the_catalog_says(playwright_instance, served_site, catalog, lang, pair):
+    from browser import browser_page
+
+    expected = upgrade_items(catalog, pair[0], pair[1], lang)
+    with browser_page(playwright_instance, viewport=DESKTOP) as (page, log):
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/?from={pair[0]}&to={pair[1]}")
+        page.wait_for_selector("#compare-result[data-count]")
+        for group, items in expected.items():
+            shown = page.eval_on_selector_all(f'#compare-result [data-group="{group}"] li', "rows => rows.map(r => [r.dataset.version, r.dataset.id])")
+            assert shown == [[i["version"], i["id"]] for i in items], group
+        # Picking another pair updates the result and the shareable URL.
+        page.select_option("#compare-from", "1.13" if pair[0] != "1.13" else "1.12")
+        assert "?from=" in page.url and page.url.endswith(f"&to={pair[1]}")
+        log.assert_clean()
+
+
+def test_upgrade_view_says_a_version_is_unknown_and_keeps_the_url(playwright_instance, served_site):
+    from browser import browser_page
+
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+        url = f"{served_site}compare/?from=9.9&to=2.0"
+        page.goto(url)
+        message = page.locator("#compare-message")
+        assert message.is_visible() and "9.9" in message.inner_text()
+        assert page.url == url and page.eval_on_selector("#compare-result", "e => e.children.length") == 0
+        page.goto(f"{served_site}en/compare/?from=1.13&to=2.6")
+        page.wait_for_selector("#compare-result[data-count]")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "readable on a phone"
+        log.assert_clean()
+
+
+def _switch_language(page, lang: str) -> None:
+    with page.expect_navigation():
+        page.eval_on_selector(f'a.md-select__link[hreflang="{lang}"]', "link => link.click()")
+
+
+@pytest.mark.parametrize(
+    "start, lang, expected_path",
+    [
+        ("en/compare/?from=1.13&to=2.6", "zh", "compare/?from=1.13&to=2.6"),
+        ("lifecycle/?area=Compiler", "en", "en/lifecycle/?area=Compiler"),
+        ("en/releases/2.0/#torch-compile", "zh", "releases/2.0/#torch-compile"),
+        ("compatibility/?python=3.12", "en", "en/compatibility/?python=3.12"),
+    ],
+    ids=["upgrade-pair", "lifecycle-filter", "section", "compat-filter"],
+)
+def test_language_switch_keeps_view_state_and_section(playwright_instance, served_site, start, lang, expected_path):
+    from browser import browser_page
+
+    with browser_page(playwright_instance, viewport=DESKTOP) as (page, log):
+        page.goto(served_site + start)
+        _switch_language(page, lang)
+        assert page.url == served_site + expected_path
+        if "lifecycle" in expected_path:
+            assert page.eval_on_selector("#lifecycle-area", "s => s.value") == "Compiler"
+            hidden = page.eval_on_selector_all("#lifecycle-table tbody tr", "rows => rows.filter(r => r.hidden).length")
+            assert hidden > 0
+        log.assert_clean()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_release_page_shows_each_label_on_a_phone(playwright_instance, served_site, catalog, lang):
+    from browser import browser_page
+
+    off_screen = []
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+        for release in catalog.releases:
+            page.goto(f"{served_site}{LANG_PREFIX[lang]}releases/{release.version}/")
+            boxes = page.eval_on_selector_all(
+                ".feature-table tbody tr td:nth-of-type(1) .maturity",
+                "badges => badges.map(b => { const r = b.getBoundingClientRect(); return [r.left, r.right]; })",
+            )
+            assert len(boxes) == len(release.features), release.version
+            if any(left < 0 or right > PHONE["width"] for left, right in boxes):
+                off_screen.append(release.version)
+            if page.evaluate("document.documentElement.scrollWidth") > PHONE["width"]:
+                off_screen.append(f"{release.version} (page scrolls sideways)")
+        log.assert_clean()
+    assert off_screen == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_lifecycle_shows_the_newest_release_and_keeps_its_header_in_view(playwright_instance, served_site, catalog, lang):
+    from browser import browser_page
+
+    newest = catalog.releases[0].version
+    with browser_page(playwright_instance, viewport=DESKTOP) as (page, log):
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}lifecycle/")
+        header = page.locator("#lifecycle-table thead th.lifecycle-release").first
+        assert header.inner_text() == newest
+        box = header.bounding_box()
+        assert box["x"] + box["width"] <= DESKTOP["width"], "the newest release column is on screen"
+        page.eval_on_selector(".lifecycle-scroll", "s => { s.scrollTop = 2000; }")
+        after = header.bounding_box()
+        scroller = page.locator(".lifecycle-scroll").bounding_box()
+        assert scroller["y"] - 1 <= after["y"] <= scroller["y"] + 40, "the header row stays in view"
+        log.assert_clean()
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}lifecycle/#feature-torch-compile")
+        row = page.locator("#feature-torch-compile")
+        assert row.locator(".lifecycle-journey .journey-step").first.is_visible()
+        assert not row.locator("td.lifecycle-release").first.is_visible(), "a phone shows the journey, not 33 columns"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        log.assert_clean()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_home_links_every_cross_release_view(playwright_instance, served_site, lang, viewport):
+    from browser import browser_page
+
+    with browser_page(playwright_instance, viewport=viewport) as (page, log):
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}")
+        links = page.locator(".views-grid a")
+        targets = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        assert [t.rstrip("/").split("/")[-1] for t in targets] == ["compatibility", "compare", "support", "lifecycle"]
+        for i in range(links.count()):
+            assert links.nth(i).is_visible()
+        latest = page.locator(".latest-release a").first
+        assert latest.inner_text().endswith(list(OFFICIAL)[-1])
+        log.assert_clean()
