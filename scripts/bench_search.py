@@ -1,14 +1,35 @@
-"""Search benchmark: our engine against Material's stock lunr search, on the same build and query set.
+"""Search benchmark: our search on the hosted site and the offline copy, at full speed and with a 4x slower
+CPU, against Material's stock lunr search on the same pages.
 
-    python -m scripts.bench_search [--site-dir DIR] [--offline]
+    python -m scripts.bench_search [--site-dir DIR] [--offline] [--repeats 5] [--no-stock] [--no-fast3g]
 
-Prints, per language: index size (raw and gzipped), the median time from the last keystroke to the
-rendered result list in Chromium, the same for the first key typed on a fresh page (which, on the hosted
-site, includes loading the search documents), and hit@3 over tests/search_queries.py, for both engines. The stock
-search is Material's own worker configured as well as it can be (mkdocs.yml already sets `lang: [en, zh]`,
-`pipeline: [trimmer]` and a separator with \\u200b); it is swapped in by answering the request for our
-worker with Material's file, so both run on identical pages and index. Needs Debian's chromium and the
-test extra (playwright). Figures only: targets live in the issue, not in an assertion here.
+Prints, per language:
+  index          bytes of each search file a reader's first query loads (raw and gzipped);
+  first query    on a fresh page (new browser profile, nothing cached): search opened and a first character
+                 typed at once; from that key to the result list on screen, median of --repeats pages. On
+                 the hosted site this includes downloading and reading the index. On Fast 3G also typed a
+                 second after opening search, as a reader might (the index starts loading when search opens);
+  later keys     median, over tests/search_queries.py, from a query's last key to the result list changing;
+  hit@3          share of those queries with an expected page among the first three results;
+  page open      the load event of the home and a release page on a fresh profile, median of --repeats;
+                 and the search files such a view loads (none should be an index).
+Modes: hosted (served with gzip and max-age=600, as GitHub Pages serves, each file compressed once), offline
+(the unpacked zip from file://, --offline), and the hosted first query on a Fast 3G network (DevTools'
+preset).
+
+4x CPU: Chromium's CPU throttling (CDP Emulation.setCPUThrottlingRate) slows a page's main thread, where
+Material renders results (and where the offline copy's search runs, in the iframe-worker shim), but
+Chromium does not throttle dedicated workers. So the benchmark serves the hosted site's search workers with
+a prelude that stretches each of the worker's tasks to `rate` times its length (a busy wait after it): the
+same slowdown, applied to the worker.
+
+Stock: Material's own worker configured as well as it can be (mkdocs.yml sets `lang: [en, zh]`, `pipeline:
+[trimmer]` and a separator with \\u200b), swapped in by rewriting the pages of a copy of the build to
+load Material's worker with the same documents in Material's index format. Full speed only.
+
+Works on a build of this version and of the one before it (search/search_docs.json, one index for both
+languages): "before" figures come from running this file against the older checkout. Needs Debian's
+chromium and the test extra (playwright). Figures only: targets live in the issue, not in an assertion.
 """
 
 from __future__ import annotations
@@ -17,13 +38,63 @@ import argparse
 import gzip
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+LANGS = ("zh", "en")
+HOME = {"zh": "", "en": "en/"}
+FIRST_KEY = {"zh": "分", "en": "t"}
+# DevTools' "Fast 3G" preset (what Lighthouse and the DevTools network panel call it).
+FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1_440_000 / 8, "uploadThroughput": 675_000 / 8}
+# What a search index is, in either layout: Material's search/search_index.json|js, the older
+# search/search_docs.json, this version's search/index.<lang>.json|js.
+SEARCH_DATA = re.compile(r"/search/(search_index|search_docs|index\.(zh|en))\.(json|js)$")
+
+WORKER_THROTTLE = """/* scripts/bench_search.py: CPU throttling for a worker, which Chromium does not throttle: each task is
+ * followed by a busy wait of (rate - 1) times its length. */
+(function (rate) {
+  function stretch(fn) {
+    return function () {
+      var start = performance.now();
+      try { return fn.apply(this, arguments); } finally {
+        var end = performance.now() + (performance.now() - start) * (rate - 1);
+        while (performance.now() < end) {}
+      }
+    };
+  }
+  var listen = self.addEventListener;
+  self.addEventListener = function (type, fn, options) { return listen.call(self, type, stretch(fn), options); };
+  var then = Promise.prototype.then;
+  Promise.prototype.then = function (ok, fail) {
+    return then.call(this, typeof ok === "function" ? stretch(ok) : ok, typeof fail === "function" ? stretch(fail) : fail);
+  };
+  var later = self.setTimeout;
+  self.setTimeout = function (fn, ms) { return later.call(self, stretch(fn), ms); };
+  // Parsing JSON is a task of its own: as a callback, so that it is stretched too.
+  Response.prototype.json = function () { return this.text().then(JSON.parse); };
+})(%d);
+"""
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def kb(n: int) -> str:
+    return f"{n / 1024:.1f} KB"
+
+
+def _test_harness():
+    if str(ROOT / "tests") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tests"))
 
 
 def build_site(site_dir: Path) -> None:
@@ -31,134 +102,317 @@ def build_site(site_dir: Path) -> None:
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(site_dir)], cwd=ROOT, env=env, check=True)
 
 
-def whole_search_index(site_dir: Path) -> dict:
-    """Material's search index with its documents: the hosted build keeps them apart in search_docs.json
-    (overrides/hooks/lazy_search_index.py), loaded on the first query; this joins them back."""
-    index = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
-    docs_file = site_dir / "search" / "search_docs.json"
-    if docs_file.is_file():
-        index["docs"] = json.loads(docs_file.read_text(encoding="utf-8"))["docs"]
-    return index
+# --- the index, in either layout ------------------------------------------------------------------------
+
+
+def first_query_files(site_dir: Path, lang: str) -> list[Path]:
+    """The search files a reader's first query loads: this version's index of the reader's language, or the
+    older single file of both languages' documents."""
+    ours = site_dir / "search" / f"index.{lang}.json"
+    if ours.is_file():
+        return [ours]
+    return [p for p in [site_dir / "search" / "search_docs.json", site_dir / "search" / "search_index.json"] if p.is_file()]
 
 
 def index_sizes(site_dir: Path) -> dict[str, tuple[int, int]]:
-    """Bytes of each language's share of the search index, raw and gzipped."""
-    index = whole_search_index(site_dir)
+    """Raw and gzipped bytes the first query loads, per reader language."""
     sizes = {}
-    for lang in ("zh", "en"):
-        docs = [d for d in index["docs"] if d["location"].startswith("en/") == (lang == "en")]
-        raw = json.dumps({"config": index["config"], "docs": docs}, ensure_ascii=False).encode("utf-8")
-        sizes[lang] = (len(raw), len(gzip.compress(raw, 9)))
+    for lang in LANGS:
+        data = b"".join(p.read_bytes() for p in first_query_files(site_dir, lang))
+        sizes[lang] = (len(data), len(gzip.compress(data, 6)))
     return sizes
 
 
-def worker_sizes(site_dir: Path) -> dict[str, tuple[int, int]]:
-    ours = (site_dir / "assets/javascripts/search/worker.zh.js").read_bytes()
-    material = next((site_dir / "assets/javascripts/workers").glob("search.*.min.js")).read_bytes()
-    lunr = b"".join((site_dir / "assets/javascripts/lunr/min" / n).read_bytes() for n in ("lunr.stemmer.support.min.js", "lunr.multi.min.js", "lunr.zh.min.js"))
-    return {"ours": (len(ours), len(gzip.compress(ours, 9))), "stock": (len(material + lunr), len(gzip.compress(material + lunr, 9)))}
+def material_documents(site_dir: Path) -> list[dict]:
+    """Every search document in Material's shape ({location, title, text}), from either layout."""
+    docs = []
+    for lang in LANGS:
+        hosted, offline = site_dir / "search" / f"index.{lang}.json", site_dir / "search" / f"index.{lang}.js"
+        if hosted.is_file():
+            docs += [{"location": d[0], "title": d[1], "text": d[2]} for d in json.loads(hosted.read_text(encoding="utf-8"))["docs"]]
+        elif offline.is_file():
+            from scripts.search_index import read_index_script
+
+            docs += [{"location": d[0], "title": d[1], "text": d[2]} for d in read_index_script(offline.read_text(encoding="utf-8"))["docs"]]
+    if docs:
+        return docs
+    older = site_dir / "search" / "search_docs.json"
+    if older.is_file():
+        return json.loads(older.read_text(encoding="utf-8"))["docs"]
+    return json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
 
 
 def with_stock_worker(site_dir: Path, dest: Path) -> Path:
-    """A copy of a build whose pages point at Material's own worker again: same pages, same index,
-    stock engine (the reverse of overrides/hooks/search_worker.py)."""
-    import re
-    import shutil
-
-    shutil.copytree(site_dir, dest)
+    """A copy of a build whose pages load Material's own worker with the same documents (the reverse of
+    overrides/hooks/search_worker.py and lazy_search_index.py)."""
+    shutil.copytree(site_dir, dest, ignore=shutil.ignore_patterns("downloads"))
     material = next((dest / "assets/javascripts/workers").glob("search.*.min.js")).name
     for page in dest.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         page.write_text(re.sub(r"assets/javascripts/search/worker\.(zh|en)\.js", f"assets/javascripts/workers/{material}", text), encoding="utf-8")
-    # Material's worker takes its documents from search_index.json, as before lazy_search_index.py split them off.
-    if (dest / "search" / "search_docs.json").is_file():
-        (dest / "search" / "search_index.json").write_text(json.dumps(whole_search_index(dest), ensure_ascii=False), encoding="utf-8")
+    index = json.loads((dest / "search" / "search_index.json").read_text(encoding="utf-8"))
+    index["docs"] = material_documents(site_dir)
+    data = json.dumps(index, ensure_ascii=False)
+    (dest / "search" / "search_index.json").write_text(data, encoding="utf-8")
+    if (dest / "search" / "search_index.js").is_file():
+        (dest / "search" / "search_index.js").write_text(f"var __index = {data}", encoding="utf-8")
     return dest
 
 
-def measure(site_dir: Path, offline_dir: Path | None = None) -> dict[str, dict]:
-    sys.path.insert(0, str(ROOT / "tests"))
-    from browser import browser_page, serve_directory  # noqa: E402  (test harness shared with the tests)
-    from playwright.sync_api import sync_playwright
+def with_throttled_workers(site_dir: Path, dest: Path, rate: int) -> Path:
+    """A copy of a hosted build whose search workers run `rate` times slower (WORKER_THROTTLE)."""
+    shutil.copytree(site_dir, dest, ignore=shutil.ignore_patterns("downloads"))
+    for worker in (dest / "assets/javascripts/search").glob("worker.*.js"):
+        worker.write_text(WORKER_THROTTLE % rate + worker.read_text(encoding="utf-8"), encoding="utf-8")
+    return dest
+
+
+# --- measurements in Chromium ---------------------------------------------------------------------------
+
+
+@contextmanager
+def static_host(directory: Path):
+    """The site over loopback as a static host serves it: gzip (level 6, each file compressed once) and
+    max-age=600 as GitHub Pages (tests/browser.py serve_directory(like_a_web_host=True))."""
+    _test_harness()
+    from browser import serve_directory
+
+    with serve_directory(directory, like_a_web_host=True) as base:
+        yield base
+
+
+@contextmanager
+def fresh_page(playwright, cpu: int = 1, network: dict | None = None):
+    """A page in a new browser profile (nothing cached), CPU-throttled and on a slow network if asked."""
+    from browser import browser_page
+
+    with browser_page(playwright) as (page, browser_log):
+        client = page.context.new_cdp_session(page)
+        if cpu > 1:
+            client.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+        if network:
+            client.send("Network.enable")
+            client.send("Network.emulateNetworkConditions", network)
+        yield page, browser_log
+
+
+OBSERVE = """() => {
+    const targets = [document.querySelector('.md-search-result__meta'), document.querySelector('.md-search-result__list')];
+    window.__searchStart = performance.now();
+    window.__searchRendered = new Promise(resolve => {
+        const observer = new MutationObserver(() => {
+            if (!document.querySelector('.md-search-result__item')) return;  // "type to start" etc. is not a result
+            observer.disconnect(); resolve(performance.now());
+        });
+        targets.forEach(t => observer.observe(t, {childList: true, characterData: true, subtree: true}));
+        setTimeout(() => { observer.disconnect(); resolve(NaN); }, 30000);
+    });
+}"""
+
+
+def first_query_ms(page, url: str, char: str, pause_ms: int = 0) -> float:
+    """Open a page, open search and type one character (at once, or after `pause_ms`, as a reader who
+    opens search and then thinks): ms from that key to the first results."""
+    page.goto(url, wait_until="load")
+    page.wait_for_load_state("networkidle")
+    page.keyboard.press("/")
+    page.locator(".md-search__input").wait_for(state="visible")
+    if pause_ms:
+        page.wait_for_timeout(pause_ms)
+    page.evaluate(OBSERVE)
+    if ord(char) < 128:
+        page.keyboard.type(char)
+    else:
+        # An input method's commit: the text, then the key that committed it (for the older build, whose
+        # search listened to keys only; this one reacts to the text already).
+        page.keyboard.insert_text(char)
+        page.keyboard.press("Shift")
+    return page.evaluate("async () => (await window.__searchRendered) - window.__searchStart")
+
+
+def page_open(page, url: str) -> tuple[float, int]:
+    """(ms to the load event, bytes of search files the view loads once the network is idle): a page view
+    should load no search index (the offline copy's used to be a 2.6 MB script)."""
+    responses = []
+    page.on("response", lambda response: responses.append(response) if SEARCH_DATA.search(response.url) else None)
+    page.goto(url, wait_until="load")
+    ms = page.evaluate("() => { const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd - n.startTime; }")
+    page.wait_for_load_state("networkidle")
+    return ms, sum(len(r.body()) for r in responses)
+
+
+def later_keys(page, url: str, lang: str, base: str) -> dict:
+    """The query set in one page: hit@3 and the median ms from a query's last key to new results."""
     from search_queries import QUERIES
     from search_ui import hit_at_3, run_query
 
+    page.goto(url, wait_until="networkidle")
+    queries = [q for q in QUERIES if q[0] == lang]
+    run_query(page, queries[0][1])  # the first query loads the index; the figures are for later ones
+    hits, times = 0, []
+    for _, query, expected in queries:
+        links, elapsed = run_query(page, query, commit_key=True)
+        hits += hit_at_3(links, base, expected)
+        if elapsed == elapsed:  # NaN when nothing changed on screen
+            times.append(elapsed)
+    return {"hit_rate": hits / len(queries), "later_ms": statistics.median(times) if times else float("nan")}
+
+
+def median(values: list[float]) -> float:
+    values = [v for v in values if v == v]
+    return statistics.median(values) if values else float("nan")
+
+
+def measure(urls, base: str, cpu: int, repeats: int, release: str, query_set: bool = True) -> dict[str, dict]:
+    """Every figure of one site (hosted or offline) at one CPU speed; `urls(path)` gives a page's URL."""
+    from playwright.sync_api import sync_playwright
+
     results: dict[str, dict] = {}
-
-    def run(base: str, home) -> None:
-        with sync_playwright() as pw, browser_page(pw) as (page, log):
-            for lang in ("zh", "en"):
-                page.goto(home(lang), wait_until="networkidle")
-                hits, times = 0, []
-                queries = [q for q in QUERIES if q[0] == lang]
-                # The first key typed on a fresh page: for the hosted site this includes fetching and indexing
-                # the search documents (overrides/hooks/lazy_search_index.py).
-                _, first_ms = run_query(page, queries[0][1][0])
-                for _, query, expected in queries:
-                    links, elapsed = run_query(page, query)
-                    hits += hit_at_3(links, base, expected)
-                    if elapsed == elapsed:  # NaN when nothing changed on screen
-                        times.append(elapsed)
-                results[lang] = {
-                    "hit_rate": hits / len(queries),
-                    "median_ms": statistics.median(times) if times else float("nan"),
-                    "first_ms": first_ms,
-                    "foreign": len(log.foreign_requests),
-                    "console_errors": len(log.console_errors),
-                }
-
-    if offline_dir is not None:
-        base = offline_dir.as_uri() + "/"
-        run(base, lambda lang: base + ("" if lang == "zh" else "en/") + "index.html")
-    else:
-        with serve_directory(site_dir, like_a_web_host=True) as base:  # gzip, as the hosted site is served
-            run(base, lambda lang: base + ("" if lang == "zh" else "en/"))
+    with sync_playwright() as pw:
+        for lang in LANGS:
+            home = urls(HOME[lang])
+            first = []
+            for _ in range(repeats):
+                with fresh_page(pw, cpu) as (page, _log):
+                    first.append(first_query_ms(page, home, FIRST_KEY[lang]))
+            opens, search_bytes = [], []
+            for path in (HOME[lang], f"{HOME[lang]}releases/{release}/"):
+                for _ in range(repeats):
+                    with fresh_page(pw, cpu) as (page, _log):
+                        ms, loaded = page_open(page, urls(path))
+                        opens.append(ms)
+                        search_bytes.append(loaded)
+            r = {"first_ms": median(first), "open_ms": median(opens), "view_search_bytes": max(search_bytes)}
+            if query_set:
+                with fresh_page(pw, cpu) as (page, browser_log):
+                    r.update(later_keys(page, home, lang, base))
+                    r["foreign"] = len(browser_log.foreign_requests)
+                    r["errors"] = len(browser_log.console_errors) + len(browser_log.page_errors)
+            results[lang] = r
+            log(f"    {lang}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in r.items()))
     return results
 
 
-def kb(n: int) -> str:
-    return f"{n / 1024:.1f} KB"
+def fast3g_first_query(site_dir: Path, repeats: int, pause_ms: int) -> dict[str, float]:
+    from playwright.sync_api import sync_playwright
+
+    out = {}
+    with static_host(site_dir) as base, sync_playwright() as pw:
+        for lang in LANGS:
+            samples = []
+            for _ in range(repeats):
+                with fresh_page(pw, 1, FAST_3G) as (page, _log):
+                    samples.append(first_query_ms(page, base + HOME[lang], FIRST_KEY[lang], pause_ms))
+            out[lang] = median(samples)
+            log(f"    fast 3G {lang}, typed {pause_ms} ms after opening: first query {out[lang]:.0f} ms")
+    return out
+
+
+# --- the report -----------------------------------------------------------------------------------------
+
+
+def hosted_urls(base: str):
+    return lambda path: base + path
+
+
+def offline_urls(copy: Path):
+    def url(path: str) -> str:
+        target = copy / path / "index.html" if path in ("", "en/") else copy / (path.rstrip("/") + ".html")
+        return target.as_uri()
+
+    return url
+
+
+def run_all(site_dir: Path, offline_dir: Path | None, work: Path, repeats: int, stock: bool, fast3g: bool, release: str) -> list[tuple]:
+    """[(mode, cpu, engine, lang, figures)] for every configuration."""
+    _test_harness()
+    rows = []
+    plans = [("hosted", 1, "ours"), ("hosted", 4, "ours")]
+    if offline_dir is not None:
+        plans += [("offline", 1, "ours"), ("offline", 4, "ours")]
+    if stock:
+        plans += [("hosted", 1, "stock")] + ([("offline", 1, "stock")] if offline_dir is not None else [])
+    for mode, cpu, engine in plans:
+        log(f"  {mode}, {cpu}x CPU, {engine}")
+        name = f"{mode}-{cpu}-{engine}"
+        if mode == "hosted":
+            site = site_dir
+            if engine == "stock":
+                site = with_stock_worker(site_dir, work / name)
+            elif cpu > 1:
+                site = with_throttled_workers(site_dir, work / name, cpu)
+            with static_host(site) as base:
+                figures = measure(hosted_urls(base), base, cpu, repeats, release)
+        else:
+            copy = with_stock_worker(offline_dir, work / name) if engine == "stock" else offline_dir
+            base = copy.as_uri() + "/"
+            figures = measure(offline_urls(copy), base, cpu, repeats, release)
+        rows += [(mode, cpu, engine, lang, figures[lang]) for lang in LANGS]
+    if fast3g:
+        for pause in (0, 1000):
+            log(f"  hosted, Fast 3G, ours, first key {pause} ms after opening search")
+            for lang, ms in fast3g_first_query(site_dir, max(1, repeats // 2), pause).items():
+                mode = "hosted, Fast 3G" + (f", typed {pause / 1000:g} s after opening" if pause else "")
+                rows.append((mode, 1, "ours", lang, {"first_ms": ms}))
+    return rows
+
+
+def fmt(value, digits=0) -> str:
+    if value is None or value != value:
+        return "—"
+    return f"{value:.{digits}f}"
+
+
+def report(rows: list[tuple], sizes: dict, header: str) -> str:
+    lines = [
+        header,
+        "",
+        "| mode | CPU | engine | lang | first query ms | later keys ms (median) | hit@3 | page open ms | search bytes per view | foreign | errors |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for mode, cpu, engine, lang, r in rows:
+        hit = f"{r['hit_rate']:.0%}" if "hit_rate" in r else "—"
+        lines.append(
+            f"| {mode} | {cpu}× | {engine} | {lang} | {fmt(r.get('first_ms'))} | {fmt(r.get('later_ms'), 1)} | {hit} | "
+            f"{fmt(r.get('open_ms'))} | {kb(r['view_search_bytes']) if 'view_search_bytes' in r else '—'} | {r.get('foreign', '—')} | {r.get('errors', '—')} |"
+        )
+    lines += ["", "Search files a first query loads (ours):"]
+    lines += [f"- {lang}: {kb(raw)} raw, {kb(gz)} gzipped" for lang, (raw, gz) in sizes.items()]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.bench_search", description=__doc__.split("\n\n")[0])
     parser.add_argument("--site-dir", type=Path, help="an existing build (default: build one into a temp dir)")
     parser.add_argument("--offline", action="store_true", help="also measure the offline copy from file://")
+    parser.add_argument("--repeats", type=int, default=5, help="fresh pages per first-query and page-open figure (default: 5)")
+    parser.add_argument("--no-stock", action="store_true", help="skip Material's stock search")
+    parser.add_argument("--no-fast3g", action="store_true", help="skip the Fast 3G first query")
+    parser.add_argument("--release", default="1.6", help="the release page whose opening is timed (default: 1.6)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(prefix="bench-search-") as tmp:
+        work = Path(tmp)
         site_dir = args.site_dir
         if site_dir is None:
-            site_dir = Path(tmp) / "site"
+            site_dir = work / "site"
+            log("building the site")
             build_site(site_dir)
-        sizes = index_sizes(site_dir)
-        workers = worker_sizes(site_dir)
-        modes = {"online": None}
+        offline_dir = None
         if args.offline:
             import zipfile
 
             from scripts.offline import TOP_FOLDER, build_offline_zip
 
+            log("building the offline copy")
             zip_path = build_offline_zip(ROOT, site_dir)
             with zipfile.ZipFile(zip_path) as archive:
-                archive.extractall(Path(tmp) / "offline")
-            modes["offline"] = Path(tmp) / "offline" / TOP_FOLDER
-            print(f"offline zip: {kb(zip_path.stat().st_size)}")
-        print("search index (shared by both engines; one file holds both languages):")
-        for lang, (raw, gz) in sizes.items():
-            print(f"  {lang}: {kb(raw)} raw, {kb(gz)} gzipped")
-        print(f"worker code: ours {kb(workers['ours'][0])} ({kb(workers['ours'][1])} gz), stock worker+lunr {kb(workers['stock'][0])} ({kb(workers['stock'][1])} gz)")
-        print()
-        print(f"{'mode':8} {'engine':6} {'lang':4} {'hit@3':>6} {'median ms':>10} {'first key ms':>12} {'foreign':>7} {'errors':>6}")
-        for mode, offline_dir in modes.items():
-            for engine in ("ours", "stock"):
-                site, offline = site_dir, offline_dir
-                if engine == "stock":
-                    if offline_dir is None:
-                        site = with_stock_worker(site_dir, Path(tmp) / "stock-online")
-                    else:
-                        offline = with_stock_worker(offline_dir, Path(tmp) / "stock-offline")
-                for lang, r in measure(site, offline).items():
-                    print(f"{mode:8} {engine:6} {lang:4} {r['hit_rate']:6.0%} {r['median_ms']:10.1f} {r['first_ms']:12.1f} {r['foreign']:7d} {r['console_errors']:6d}")
+                archive.extractall(work / "offline")
+            offline_dir = work / "offline" / TOP_FOLDER
+        started = time.strftime("%Y-%m-%d %H:%M")
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+        rows = run_all(site_dir, offline_dir, work, args.repeats, not args.no_stock, not args.no_fast3g, args.release)
+        header = f"search benchmark, {started}; {os.cpu_count()} cores, load average at start {load}; {args.repeats} fresh pages per first-query/page-open figure"
+        print(report(rows, index_sizes(site_dir), header))
     return 0
 
 

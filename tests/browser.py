@@ -48,13 +48,18 @@ class _WebHostHandler(_QuietHandler):
         self.send_header("Cache-Control", "max-age=600")
         super().end_headers()
 
+    # Each file is compressed once and then served from memory, as hosts and CDNs do: compressing on every
+    # request took longer than a browser reading the search index, which benchmarks would then measure.
+    _compressed: dict[tuple[str, float], bytes] = {}
+
     def do_GET(self):
         path = Path(self.translate_path(self.path))
         if path.is_dir() and self.path.split("?")[0].endswith("/"):
             path = path / "index.html"
         if not (path.is_file() and path.suffix in self.COMPRESSIBLE and "gzip" in self.headers.get("Accept-Encoding", "")):
             return super().do_GET()
-        body = gzip.compress(path.read_bytes(), compresslevel=6)
+        key = (str(path), path.stat().st_mtime)
+        body = self._compressed.get(key) or self._compressed.setdefault(key, gzip.compress(path.read_bytes(), compresslevel=6))
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
         self.send_header("Content-Encoding", "gzip")
@@ -62,6 +67,12 @@ class _WebHostHandler(_QuietHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def handle_one_request(self):
+        try:
+            super().handle_one_request()
+        except (BrokenPipeError, ConnectionResetError):  # the browser closed a page mid-transfer
+            self.close_connection = True
 
 
 @contextmanager

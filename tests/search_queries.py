@@ -1,8 +1,27 @@
 """Query set for search: what a reader types, and the page(s) of which at least one must be in the top 3.
 
 Covers Chinese compounds typed without spaces, the same words in another order, sub-words (系统 in 存储系统),
-English inflections, version numbers and API names. Pages are site-relative URLs of the reader's language.
+English inflections, version numbers and API names; questions in both languages (the question words are
+ignored), "latest", a typo, and facts that live in generated sections (install commands, the compatibility
+matrix, breaking changes). Pages are site-relative URLs of the reader's language.
 """
+
+from pathlib import Path
+
+RELEASE_PAGES = Path(__file__).resolve().parents[1] / "docs" / "releases"
+
+
+def newest_release() -> str:
+    """The highest version with a page (versions and dates rise together)."""
+    versions = {p.name.split(".md")[0] for p in RELEASE_PAGES.glob("*.md") if not p.name.endswith(".en.md")}
+    return max(versions, key=lambda v: tuple(int(x) for x in v.split(".")))
+
+
+NEWEST = newest_release()
+# Releases whose official binaries support Python 3.12 / ship CUDA 12.1 (the compatibility data).
+PYTHON_3_12 = ["2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13", "2.14"]
+CUDA_12_1 = ["2.1", "2.2", "2.3", "2.4", "2.5"]
+COMPILER = ["2.0", "2.1", "2.2", "2.5"]
 
 ZH = [
     ("分布式训练", ["releases/1.7/", "releases/1.8/", "releases/1.9/", "topics/distributed/"]),
@@ -20,13 +39,27 @@ ZH = [
     ("分布式 RPC", ["releases/1.4/", "releases/1.5/"]),
     ("张量并行", ["releases/2.3/"]),
     ("并行", ["releases/1.8/", "releases/2.3/", "releases/2.4/", "releases/1.6/", "topics/distributed/"]),
-    ("编译", ["releases/2.0/", "releases/2.1/", "releases/2.2/", "releases/2.5/", "topics/compiler/"]),
+    ("编译", [f"releases/{v}/" for v in COMPILER] + ["topics/compiler/"]),
     ("量化", ["releases/1.3/", "topics/quantization/"]),
     ("1.6", ["releases/1.6/"]),
     ("2.0", ["releases/2.0/"]),
     ("torch.jit.fork", ["releases/1.6/"]),
     ("channels_last", ["releases/1.5/"]),
     ("特性生命周期", ["lifecycle/"]),
+    # Questions, "latest", a typo.
+    ("哪个版本加入了 AMP", ["releases/1.6/"]),
+    ("torch.compile 是哪个版本加入的", ["releases/2.0/"]),
+    ("什么时候引入了量化", ["releases/1.3/", "topics/quantization/"]),
+    ("最新版本", [f"releases/{NEWEST}/"]),
+    ("complie", [f"releases/{v}/" for v in COMPILER] + ["topics/compiler/"]),
+    # Facts in generated sections: install commands, the compatibility matrix, breaking changes.
+    ("Python 3.12", [f"releases/{v}/" for v in PYTHON_3_12] + ["compatibility/"]),
+    ("CUDA 12.1", [f"releases/{v}/" for v in CUDA_12_1] + ["compatibility/"]),
+    ("torchvision 0.15", ["releases/2.0/", "compatibility/"]),
+    ("weights_only", ["releases/2.6/", "releases/2.4/"]),
+    ("autocast 弃用", ["releases/2.4/"]),
+    ("Python 3.7", ["releases/2.0/"]),
+    ("torch.compile", ["releases/2.0/"]),
 ]
 
 EN = [
@@ -52,6 +85,20 @@ EN = [
     ("channels_last", ["en/releases/1.5/"]),
     ("feature lifecycle", ["en/lifecycle/"]),
     ("compare releases", ["en/compare/"]),
+    # Questions, "latest", typos.
+    ("which version added AMP", ["en/releases/1.6/"]),
+    ("when was quantization introduced", ["en/releases/1.3/", "en/topics/quantization/"]),
+    ("latest release", [f"en/releases/{NEWEST}/"]),
+    ("newest version", [f"en/releases/{NEWEST}/"]),
+    ("complie", [f"en/releases/{v}/" for v in COMPILER] + ["en/topics/compiler/"]),
+    ("quantisation", ["en/releases/1.3/", "en/topics/quantization/"]),
+    # Facts in generated sections: install commands, the compatibility matrix, breaking changes.
+    ("Python 3.12", [f"en/releases/{v}/" for v in PYTHON_3_12] + ["en/compatibility/"]),
+    ("CUDA 12.1", [f"en/releases/{v}/" for v in CUDA_12_1] + ["en/compatibility/"]),
+    ("torchvision 0.15", ["en/releases/2.0/", "en/compatibility/"]),
+    ("weights_only", ["en/releases/2.6/", "en/releases/2.4/"]),
+    ("autocast deprecated", ["en/releases/2.4/"]),
+    ("Python 3.7", ["en/releases/2.0/"]),
 ]
 
 QUERIES = [("zh", q, pages) for q, pages in ZH] + [("en", q, pages) for q, pages in EN]

@@ -20,27 +20,30 @@ def page_of(href: str, base: str) -> str:
     return path
 
 
-def type_like_a_reader(page, text: str) -> None:
-    """Latin characters as key presses; CJK as an input method commits them: the text is inserted, then a
-    key is released (the IME's commit key). Material searches on keyup, which insertText alone never fires."""
+def type_like_a_reader(page, text: str, commit_key: bool = False) -> None:
+    """Latin characters as key presses; CJK as an input method commits them: the text arrives in the box
+    with no key of its own (an `input` event only). Material searches on keyup; the site's search box
+    layer (docs/assets/javascripts/search/box.js) makes the inserted text search too. `commit_key` also
+    releases a key after it, as some input methods do (and as a build without that layer needs)."""
     for char in text:
         if ord(char) < 128:
             page.keyboard.type(char, delay=5)
         else:
             page.keyboard.insert_text(char)
-            page.keyboard.press("Shift")
+            if commit_key:
+                page.keyboard.press("Shift")
 
 
-def run_query(page, query: str) -> tuple[list[str], float]:
-    """Type `query` into the search box; return the result links (one per result group) and the time
-    from the last keystroke to the result list changing, in milliseconds."""
+def run_query(page, query: str, commit_key: bool = False) -> tuple[list[str], float]:
+    """Type `query` into the search box; return the result links (the page's entry and sections of each
+    result group, in order) and the time from the last keystroke to the result list changing, in ms."""
     search = page.locator(".md-search__input")
     if not page.evaluate("document.getElementById('__search').checked"):
         page.keyboard.press("/")
         search.wait_for(state="visible")
     search.fill("")
     if len(query) > 1:
-        type_like_a_reader(page, query[:-1])
+        type_like_a_reader(page, query[:-1], commit_key)
     page.wait_for_timeout(150)  # let results for the partial query arrive before timing the last key
     page.evaluate(
         """() => {
@@ -53,11 +56,19 @@ def run_query(page, query: str) -> tuple[list[str], float]:
             });
         }"""
     )
-    type_like_a_reader(page, query[-1])
+    type_like_a_reader(page, query[-1], commit_key)
     rendered = page.evaluate("async () => (await window.__searchRendered) - window.__searchStart")
     page.wait_for_timeout(60)
     links = page.eval_on_selector_all(".md-search-result__item > a.md-search-result__link", "as => as.map(a => a.href)")
     return links, rendered
+
+
+def result_groups(page) -> list[list[str]]:
+    """Every link of every result group (the page's entry first, then its sections), in order."""
+    return page.eval_on_selector_all(
+        ".md-search-result__item",
+        "items => items.map(item => [...item.querySelectorAll('a.md-search-result__link')].map(a => a.href))",
+    )
 
 
 def hit_at_3(links: list[str], base: str, expected: list[str]) -> bool:

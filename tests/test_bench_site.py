@@ -56,9 +56,10 @@ def test_synthetic_releases_pass_the_data_model(tmp_path):
     assert len(list((docs / "releases").glob("*.md"))) == 2 * len(catalog.releases)
     versions = [r.version for r in catalog.releases]
     dates = [r.date for r in catalog.releases]
-    assert len(set(versions)) == len(versions) and len(set(dates)) == len(dates)
-    # Newest first by version is also newest first by date: synthetic releases come after every real one.
-    assert dates == sorted(dates, reverse=True)
+    assert len(set(versions)) == len(versions)
+    # Newest first by version is also newest first by date: synthetic releases come after every real one,
+    # and none is dated after today (the data model refuses that).
+    assert dates == sorted(dates, reverse=True) and max(dates) <= dt.date.today()
     assert min(version_key(v) for v in added) > max(version_key(r.version) for r in real.releases)
     newest = catalog.releases[0]
     assert newest.version == added[-1]
@@ -178,6 +179,19 @@ def test_index_sizes_sum_every_search_file_per_language(tmp_path):
     assert per_lang["zh"] == share({"config": config, "docs": zh})
     en_index, en_full = share({"config": config, "docs": en}), share(full)
     assert per_lang["en"] == (en_index[0] + en_full[0], en_index[1] + en_full[1])
+
+
+def test_index_sizes_count_a_language_index_file_whole(tmp_path):
+    search = tmp_path / "search"
+    search.mkdir()
+    (search / "search_index.json").write_text(json.dumps({"config": {}, "docs": []}), encoding="utf-8")
+    zh = json.dumps({"lang": "zh", "docs": [["releases/1.6/", "PyTorch 1.6", "混合精度", 3, 0]], "tokens": ["1.6"], "postings": ["0,1"]}, ensure_ascii=False)
+    (search / "index.zh.json").write_text(zh, encoding="utf-8")
+    per_lang, per_file = index_sizes(tmp_path)
+    data = zh.encode("utf-8")
+    assert per_file["search/index.zh.json"] == (len(data), gz(data))
+    assert per_lang["zh"] == (len(data), gz(data))
+    assert per_lang["en"] == (0, 0)
 
 
 def test_failing_audits_skip_informative_and_not_applicable():

@@ -1,5 +1,5 @@
-"""Unit tests of the search engine (docs/assets/javascripts/search/engine.js), run in Node: the same file
-the browser's worker runs."""
+"""Unit tests of the search engine (docs/assets/javascripts/search/engine.js), run in Node (the same file the
+browser's worker runs) on indexes that scripts/search_index.py builds, as the site's build does."""
 
 from __future__ import annotations
 
@@ -10,46 +10,79 @@ import subprocess
 import pytest
 
 from conftest import ROOT
+from scripts.search_index import FLAG_INTRODUCES, Document, build_index, index_script, latin_tokens, stem
 
 ENGINE = ROOT / "docs/assets/javascripts/search/engine.js"
 
-DOCS = [
-    {"location": "releases/1.0/", "title": "PyTorch 1.0", "text": "<p>分布式\u200b存储\u200b系统\u200b的\u200b设计</p>"},
-    {"location": "releases/1.1/", "title": "PyTorch 1.1", "text": "<p>模型\u200b训练</p>"},
-    {"location": "releases/1.2/", "title": "PyTorch 1.2", "text": "<p>分布式\u200b训练\u200b与\u200b数据\u200b并行</p>"},
-    {"location": "en/releases/1.2/", "title": "PyTorch 1.2", "text": "<p>Distributed training and <code>torch.jit.fork</code> in 1.2</p>"},
-    {"location": "en/releases/1.3/", "title": "PyTorch 1.3", "text": "<p>The release trains models; <code>channels_last</code> memory format.</p>"},
-    {"location": "en/releases/1.3/#named-tensors", "title": "Named tensors", "text": "<p>Dimensions carry names.</p>"},
+ZH = [
+    Document("releases/1.0/", "PyTorch 1.0", "分布式存储系统的设计"),
+    Document("releases/1.1/", "PyTorch 1.1", "模型训练"),
+    Document("releases/1.2/", "PyTorch 1.2", "分布式训练与数据并行"),
+]
+EN = [
+    Document("en/releases/1.2/", "PyTorch 1.2", "Distributed training and torch.jit.fork in 1.2"),
+    Document("en/releases/1.3/", "PyTorch 1.3", "The release trains models; channels_last memory format."),
+    Document("en/releases/1.3/#named-tensors", "Named tensors", "Dimensions carry names."),
 ]
 
 
-def node(script: str):
+def node(script: str, indexes: dict[str, list[Document]] | None = None):
     if shutil.which("node") is None:
         pytest.fail("node is required for the search engine tests (it is on every machine of this project)")
-    program = f"const S = require({json.dumps(str(ENGINE))}); const DOCS = {json.dumps(DOCS, ensure_ascii=False)};\n" + script
+    data = {lang: build_index(docs, lang) for lang, docs in (indexes or {"zh": ZH, "en": EN}).items()}
+    program = f"const S = require({json.dumps(str(ENGINE))}); const DATA = {json.dumps(data, ensure_ascii=False)};\n" + script
     result = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
 
-def pages(lang: str, query: str) -> list[str]:
-    return node(f"const i = new S.Index(DOCS, {json.dumps(lang)}); console.log(JSON.stringify(i.search({json.dumps(query)}).map(g => g[0].location)));")
+def search(lang: str, query: str, indexes=None) -> list[list[dict]]:
+    return node(f"const e = new S.Engine({json.dumps(lang)}); Object.values(DATA).forEach(d => e.add(d)); console.log(JSON.stringify(e.search({json.dumps(query)})));", indexes)
 
 
-def test_stemming_is_the_same_for_inflections():
-    stems = node('console.log(JSON.stringify(["training","trained","trains","train","releases","release","deprecated","deprecate","features","feature"].map(S.stem)))')
+def pages(lang: str, query: str, indexes=None) -> list[str]:
+    return [group[0]["location"] for group in search(lang, query, indexes)]
+
+
+# --- the tokenizer, on both sides -----------------------------------------------------------------------
+
+WORDS = ["training", "trained", "trains", "train", "releases", "release", "deprecated", "deprecate", "features", "feature",
+         "studies", "compiles", "compiled", "compiling", "processes", "matches", "running", "stopped", "fuzz", "class", "is", "ops"]  # fmt: skip
+
+
+def test_stemming_is_the_same_for_inflections_and_on_both_sides():
+    stems = node(f"console.log(JSON.stringify({json.dumps(WORDS)}.map(S.stem)))")
+    assert stems == [stem(w) for w in WORDS]
     assert stems[0] == stems[1] == stems[2] == stems[3]
     assert stems[4] == stems[5] and stems[6] == stems[7] and stems[8] == stems[9]
 
 
-def test_han_text_is_indexed_as_characters_and_bigrams():
-    tokens = node('console.log(JSON.stringify(S.indexTokens("存储\\u200b系统")))')
-    assert tokens == ["存", "存储", "储", "储系", "系", "系统", "统"]
-
-
 def test_api_names_and_versions_are_kept_whole_and_split():
-    tokens = node('console.log(JSON.stringify(S.indexTokens("torch.jit.fork and 1.6, channels_last")))')
-    assert {"torch.jit.fork", "torch", "jit", "fork", "1.6", "channels_last", "channel", "last"} <= set(tokens)
+    tokens = latin_tokens("torch.jit.fork and 1.6, channels_last; torch==2.0.1+cu118")
+    assert {"torch.jit.fork", "torch", "jit", "fork", "1.6", "channels_last", "channel", "last", "2.0.1", "2.0", "cu118"} <= set(tokens)
+
+
+def test_a_range_of_versions_holds_each_version():
+    assert {"3.8", "3.9", "3.10", "3.11"} <= set(latin_tokens("Python: 3.8–3.11"))
+    assert "3.10" not in latin_tokens("2023-03-08 to 2023-03-11")
+
+
+TEXTS = [
+    "torch.cuda.amp.autocast(device_type='cuda') and torch.load(weights_only=True)",
+    "pip install torch==2.0.1+cu117 torchvision==0.15.2 --index-url https://download.pytorch.org/whl/cu117",
+    "C++17, ROCm 5.4.2, Python 3.8–3.11, NHWC channels-last, x86_64 / aarch64",
+    "The memory profiler records how much tensor memory each operator allocates.",
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_what_the_engine_looks_up_for_a_text_is_what_the_index_holds_for_it(text):
+    """The query side (JS) and the index side (Python) tokenize alike: typing a text finds it."""
+    looked_up = node(f"console.log(JSON.stringify(S.queryUnits({json.dumps(text + ' ')}, {{keepStopWords: true}}).map(u => u.token)))")
+    assert looked_up and set(looked_up) <= set(latin_tokens(text))
+
+
+# --- matching and ranking -------------------------------------------------------------------------------
 
 
 def test_compound_typed_without_spaces_ranks_pages_with_all_words_first():
@@ -78,36 +111,191 @@ def test_last_word_matches_as_a_prefix_while_typing():
     assert pages("en", "distrib ") == []  # a finished word must match whole
 
 
+def test_one_typo_in_a_longer_word_is_forgiven():
+    indexes = {"en": [Document("en/releases/2.0/", "PyTorch 2.0", "torch.compile compiles a model"), Document("en/releases/1.0/", "PyTorch 1.0", "A complex tensor in eager mode")]}
+    assert pages("en", "complie", indexes) == ["en/releases/2.0/"]  # two letters swapped
+    assert pages("en", "compjle ", indexes) == ["en/releases/2.0/"]  # one letter wrong
+    assert pages("en", "tensr ", indexes) == ["en/releases/1.0/"]  # one missing
+    assert pages("en", "mdoe ", indexes) == []  # shorter words must be right
+    assert pages("en", "complex", indexes) == ["en/releases/1.0/"]  # a known word is not "corrected"
+
+
+def test_question_words_are_ignored_in_both_languages():
+    units = node('console.log(JSON.stringify(["which version added AMP", "哪个版本加入了 AMP", "AMP"].map(q => S.queryUnits(q).filter(u => !u.optional).map(u => u.key))))')
+    assert units[0] == units[1] == units[2] == ["amp"]
+    # A page need not hold them, but one that does comes first.
+    indexes = {"en": [Document("en/a/", "Profiler", "compare two traces"), Document("en/compare/", "Compare", "compare two releases")]}
+    assert pages("en", "compare releases", indexes) == ["en/compare/", "en/a/"]
+    assert search("en", "which version added AMP", {"en": [Document("en/1.6/", "AMP", "amp")]})[0][0]["terms"] == {"amp": True}
+    # Only question words: they are what there is to search.
+    assert node('console.log(JSON.stringify(S.queryUnits("版本").map(u => u.key)))') == ["版本"]
+
+
+def test_latest_finds_the_newest_release():
+    indexes = {
+        "zh": [
+            Document("", "版本时间线", "最新版本是 PyTorch 2.1。"),
+            Document("releases/2.0/", "PyTorch 2.0", "当时最新的编译器。", keywords="2.0"),
+            Document("releases/2.1/", "PyTorch 2.1", "动态形状。", keywords="2.1 latest newest 最新 最近"),
+        ],
+        "en": [Document("en/releases/2.1/", "PyTorch 2.1", "Dynamic shapes.", keywords="2.1 latest newest 最新 最近")],
+    }
+    assert pages("zh", "最新版本", indexes)[0] == "releases/2.1/"
+    assert pages("en", "latest release", indexes)[0] == "en/releases/2.1/"
+
+
+def test_the_release_that_introduced_a_feature_outranks_later_mentions():
+    later = "torch.compile gets faster; torch.compile works with more models."
+    indexes = {
+        "en": [
+            Document("en/releases/2.1/", "PyTorch 2.1", ""),
+            Document("en/releases/2.1/#compile-faster", "torch.compile", later),
+            Document("en/releases/2.0/", "PyTorch 2.0", ""),
+            Document("en/releases/2.0/#torch-compile", "torch.compile", "torch.compile compiles a model.", FLAG_INTRODUCES),
+        ]
+    }
+    assert pages("en", "torch.compile", indexes)[0] == "en/releases/2.0/"
+
+
+def test_a_section_titled_what_was_asked_outranks_one_that_only_mentions_it():
+    indexes = {
+        "en": [
+            Document("en/releases/2.4/#compile-python-3-12", "torch.compile on Python 3.12", "torch.compile now runs on Python 3.12.", FLAG_INTRODUCES),
+            Document("en/releases/2.0/#torch-compile", "torch.compile", "torch.compile compiles a model.", FLAG_INTRODUCES),
+        ]
+    }
+    assert [g[0]["location"] for g in search("en", "torch.compile", indexes)][0] == "en/releases/2.0/#torch-compile"
+
+
 def test_reader_language_first_other_language_marked():
-    groups = node('const i = new S.Index(DOCS, "en"); console.log(JSON.stringify(i.search("1.2").map(g => [g[0].location, g[0].title])));')
-    assert groups[0][0].startswith("en/")
-    other = [title for location, title in groups if not location.startswith("en/")]
+    groups = search("en", "1.2")
+    assert groups[0][0]["location"].startswith("en/")
+    other = [g[0]["title"] for g in groups if not g[0]["location"].startswith("en/")]
     assert other and all('class="search-other-language">中文<' in title for title in other)
 
 
-def test_highlight_marks_text_and_keeps_tags():
-    html = node('const u = S.queryUnits("数据并行"); const m = {}; u.forEach(x => m[x.key] = true); console.log(JSON.stringify(S.highlight("<p class=\\"数据\\">做数据并行</p>", u, m)))')
-    assert html == '<p class="数据">做<mark>数据并行</mark></p>'
-
-
-def test_worker_protocol_setup_then_query():
-    messages = node(
-        """
-        const sent = []; const listeners = [];
-        const fake = { addEventListener: (t, f) => listeners.push(f), postMessage: m => sent.push(m), SEARCH_LANG: "zh", TIMELINE_SEARCH_WORKER: true };
-        const vm = require("vm"); const fs = require("fs");
-        vm.runInNewContext(fs.readFileSync(%s, "utf8"), { self: fake, module: undefined });
-        listeners[0]({ data: { type: 0, data: { config: {}, docs: DOCS, options: {} } } });
-        listeners[0]({ data: { type: 2, data: "训练" } });
-        console.log(JSON.stringify(sent.map(m => [m.type, m.data ? m.data.items.length : null])));
-        """
-        % json.dumps(str(ENGINE))
-    )
-    assert messages[0] == [1, None] and messages[1][0] == 3 and messages[1][1] >= 2
-
-
 def test_group_starts_with_its_page_even_when_only_a_section_matched():
-    groups = node('const i = new S.Index(DOCS, "en"); console.log(JSON.stringify(i.search("dimensions")));')
+    groups = search("en", "dimensions")
     assert [item["location"] for item in groups[0]] == ["en/releases/1.3/", "en/releases/1.3/#named-tensors"]
     assert groups[0][0]["terms"] == {"dimensions": False} and groups[0][1]["terms"] == {"dimensions": True}
     assert groups[0][1]["parent"]["location"] == "en/releases/1.3/"
+
+
+# --- what a result shows --------------------------------------------------------------------------------
+
+
+def test_odd_length_chinese_query_is_marked_whole():
+    """Bigrams 分布|布式|式训|训练 overlap: all five characters are marked, as one run."""
+    item = search("zh", "分布式训练")[0][0]
+    assert "<mark>分布式训练</mark>" in item["text"]
+
+
+def test_a_compound_found_as_separate_words_is_not_reported_missing():
+    indexes = {"en": [Document("en/releases/1.5/", "PyTorch 1.5", "Channels last memory format for vision models.")]}
+    item = search("en", "channels_last", indexes)[0][0]
+    assert item["terms"] == {"channels_last": True}
+    assert "<mark>Channels</mark> <mark>last</mark>" in item["text"]
+
+
+def test_a_long_section_shows_a_short_snippet_around_the_match():
+    filler = "这一段讲的是别的事情，和查询没有关系。" * 40
+    text = filler + "这里第一次提到混合精度训练，之后" + filler
+    item = search("zh", "混合精度", {"zh": [Document("releases/1.6/", "PyTorch 1.6", text)]})[0][0]
+    shown = item["text"].replace("<mark>", "").replace("</mark>", "")
+    assert len(shown) < 120, shown  # about two lines, not the whole section
+    assert shown.startswith("<p>…") and shown.endswith("…</p>")
+    assert "<mark>混合精度</mark>" in item["text"]
+
+
+def test_snippets_and_titles_are_escaped_text():
+    indexes = {"en": [Document("en/x/", "Tensor<T> & co", "std::vector<int> <script>alert(1)</script> tensor")]}
+    item = search("en", "tensor", indexes)[0][0]
+    assert "<script>" not in item["text"] and "&lt;script&gt;" in item["text"]
+    assert item["title"] == "<mark>Tensor</mark>&lt;T&gt; &amp; co"
+
+
+# --- the worker -----------------------------------------------------------------------------------------
+
+WORKER = """
+const sent = []; const listeners = []; const fetched = []; const imported = [];
+const fake = {
+  addEventListener: (t, f) => listeners.push(f), postMessage: m => sent.push(m), setTimeout: (f) => setTimeout(f, 0),
+  SEARCH_LANG: "zh", SEARCH_INDEX: INDEX_URLS, TIMELINE_SEARCH_WORKER: true, location: { href: "https://site.example/assets/javascripts/search/worker.zh.js" },
+  fetch: url => { fetched.push(url); const lang = /index\\.(\\w+)\\./.exec(url)[1]; return Promise.resolve({ ok: true, json: () => Promise.resolve(DATA[lang]) }); },
+  importScripts: url => { imported.push(url); const lang = /index\\.(\\w+)\\./.exec(url)[1]; fake.TIMELINE_SEARCH_INDEX = { ...(fake.TIMELINE_SEARCH_INDEX || {}), [lang]: DATA[lang] }; },
+};
+fake.self = fake;
+const vm = require("vm"); const fs = require("fs");
+vm.runInNewContext(fs.readFileSync(ENGINE, "utf8"), { self: fake, module: undefined, URL, Promise, setTimeout, fetch: fake.fetch });
+const send = data => listeners[0]({ data });
+const settle = () => new Promise(r => setTimeout(r, 20));
+"""
+
+
+def worker(script: str, index_urls: dict) -> dict:
+    prelude = WORKER.replace("INDEX_URLS", json.dumps(index_urls)).replace("ENGINE", json.dumps(str(ENGINE)))
+    return node(prelude + "(async () => {" + script + "})();")
+
+
+def test_worker_loads_its_language_on_the_first_query_then_the_other():
+    result = worker(
+        """
+        send({ type: 0, data: { config: {}, docs: [], options: {} } });
+        send({ type: 2, data: "" });  // Material sends the empty box on every page load
+        const before = fetched.length;
+        send({ type: 2, data: "1.2" });
+        await settle();
+        console.log(JSON.stringify({ before, fetched, sent: sent.map(m => [m.type, m.data ? m.data.items.map(g => g[0].location) : null]) }));
+        """,
+        {"zh": "../../../search/index.zh.json", "en": "../../../search/index.en.json"},
+    )
+    assert result["before"] == 0  # nothing loads with the page
+    assert result["fetched"] == ["https://site.example/search/index.zh.json", "https://site.example/search/index.en.json"]
+    replies = result["sent"]
+    assert replies[0] == [1, None] and replies[1] == [3, []]
+    assert replies[2] == [3, ["releases/1.2/"]]  # the reader's language answers first
+    assert replies[3][0] == 3 and replies[3][1][0] == "releases/1.2/" and "en/releases/1.2/" in replies[3][1]
+
+
+def test_opening_search_loads_the_index_before_the_first_query_and_offline_it_is_a_script():
+    """docs/assets/javascripts/search/box.js says "open" when the reader opens search; from file:// the index
+    is a script (the iframe-worker shim cannot fetch)."""
+    result = worker(
+        """
+        send({ type: 0, data: { config: {}, docs: [], options: {} } });
+        await settle();
+        const onSetup = imported.slice();
+        send({ type: "open" });
+        await settle();
+        const onOpen = imported.slice();
+        send({ type: 2, data: "训练" });
+        await settle();
+        console.log(JSON.stringify({ onSetup, onOpen, imported, last: sent[sent.length - 1].data.items.length }));
+        """,
+        {"zh": "../../../search/index.zh.js", "en": "../../../search/index.en.js"},
+    )
+    assert result["onSetup"] == []  # Material's setup is no reason: hosted, it comes with every page view
+    assert result["onOpen"] == ["https://site.example/search/index.zh.js"]
+    assert result["imported"] == ["https://site.example/search/index.zh.js", "https://site.example/search/index.en.js"]
+    assert result["last"] >= 2
+
+
+def test_a_query_after_search_opened_is_answered_once_then_with_both_languages():
+    result = worker(
+        """
+        send({ type: 0, data: { config: {}, docs: [], options: {} } });
+        send({ type: "open" });
+        await settle();
+        send({ type: 2, data: "1.2" });
+        await settle();
+        console.log(JSON.stringify(sent.filter(m => m.type === 3).map(m => m.data.items.length)));
+        """,
+        {"zh": "../../../search/index.zh.json", "en": "../../../search/index.en.json"},
+    )
+    assert result == [1, 2]  # the reader's language at once, then both; no answer twice
+
+
+def test_index_script_registers_the_index():
+    data = build_index(ZH, "zh")
+    out = node(f"const g = {{}}; new Function('self', {json.dumps(index_script(data, 'zh'))})(g); console.log(JSON.stringify(g.TIMELINE_SEARCH_INDEX.zh));")
+    assert out == json.loads(json.dumps(data, ensure_ascii=False))

@@ -1,34 +1,86 @@
-"""Keep the search index off page views of the hosted site: it loads when a reader first searches.
+"""Build the site's search index at build time, one file per language, and keep Material's own index empty.
 
-Material's page script fetches search/search_index.json on every page load and posts it to the worker,
-which made the index (about 250 KB gzipped, both languages) two thirds of every page view. Here that file
-keeps its config and loses its documents; the documents move to search/search_docs.json, which our worker
-(docs/assets/javascripts/search/engine.js) fetches on the first query. The offline copy keeps Material's
-way (its index is a script, search_index.js, since file:// cannot fetch), so the hook stands down there.
+Page views load nothing of it: the search worker (docs/assets/javascripts/search/engine.js) loads the
+reader's language's index when the reader opens search or first types (hosted: search/index.<lang>.json;
+the offline copy, which cannot fetch from file://, search/index.<lang>.js as a script), and the other
+language's after answering.
+
+Material's search plugin would index every page too (and segment all Chinese text with jieba, about a third
+of the build) for an index nothing reads: each page is marked `search: exclude` for it, so its
+search_index.json holds only its config, which Material's page script still fetches.
+
+What the index knows beyond the pages' text (scripts/search_index.py): the section of the release that first
+lists a feature (feature ids, scripts/history.py), so it ranks above later mentions; each release page
+answers to its version, and the newest release's to "latest", "newest" and 最新; other pages to the words
+of their address.
 """
 
-import json
+import re
+import sys
 from pathlib import Path
 
-from mkdocs.plugins import event_priority
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by path; make `scripts` importable
 
-DOCS_FILE = "search/search_docs.json"
+from mkdocs.plugins import event_priority  # noqa: E402
+
+from scripts.history import feature_history  # noqa: E402
+from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, cached_catalog  # noqa: E402
+from scripts.search_index import build_index, index_file, index_json, index_script, page_documents, unescape_title  # noqa: E402
+
+RELEASE_SOURCE = re.compile(r"^releases/(\d+(?:\.\d+)+)(?:\.[a-z]{2})?\.md$")
+NEWEST_KEYWORDS = "latest newest 最新 最近"
+# The language folder (en/) and the offline copy's file names are not what a page is called.
+NOT_ADDRESS_WORDS = re.compile(rf"^({'|'.join(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)})/|(index)?\.html$")
+
+_build = {"docs": [], "introduces": {}, "newest": None}
 
 
-def split_index(index: dict) -> tuple[dict, dict]:
-    """(what Material loads on every page, what the worker loads on the first query)."""
-    return {"config": index["config"], "docs": []}, {"docs": index["docs"]}
+def on_config(config):
+    # Every language build (static-i18n runs one per language through on_config) starts a new index.
+    catalog = cached_catalog(config.docs_dir)
+    introduces: dict[str, set[str]] = {}
+    for entry in feature_history(catalog, DEFAULT_LANGUAGE):
+        introduces.setdefault(entry["steps"][0][0], set()).add(entry["id"])
+    _build.update(docs=[], introduces=introduces, newest=catalog.releases[0].version if catalog.releases else None)
+    return config
 
 
-@event_priority(-120)  # after static-i18n (-100) has merged both languages into search_index.json
+def address_keywords(url: str) -> str:
+    """The words of a page's address, which readers know it by (compare/, lifecycle/, topics/distributed/)
+    even where its text no longer says them."""
+    path = NOT_ADDRESS_WORDS.sub("", url)
+    return " ".join(word for word in re.split(r"[/_.-]+", path) if word)
+
+
+def release_keywords(version: str, newest: str | None) -> str:
+    """What a release's own page answers to beyond its text: its version (so "1.6" finds the release page
+    before the timeline and topic entries titled "PyTorch 1.6"), and for the newest release "latest"."""
+    return f"{version} {NEWEST_KEYWORDS}" if version == newest else version
+
+
+@event_priority(50)  # before Material's search plugin reads the page
+def on_page_context(context, page, config, nav):
+    search = page.meta.get("search") if isinstance(page.meta.get("search"), dict) else {}
+    if search.get("exclude"):
+        return context
+    release = RELEASE_SOURCE.match(page.file.src_uri)
+    version = release.group(1) if release else None
+    _build["docs"] += page_documents(
+        page.content or "",
+        page.url,
+        unescape_title(page.title),
+        introduces=_build["introduces"].get(version, set()),
+        keywords=release_keywords(version, _build["newest"]) if version else address_keywords(page.url),
+    )
+    page.meta["search"] = {**search, "exclude": True}  # Material's index: config only (see above)
+    return context
+
+
 def on_post_build(config):
-    if config.extra.get("offline"):
-        return
-    index_path = Path(config.site_dir) / "search" / "search_index.json"
-    index = json.loads(index_path.read_text(encoding="utf-8"))
-    if not index["docs"]:
-        return  # already split by an earlier pass over the same site_dir
-    stub, docs = split_index(index)
-    # ensure_ascii=False: Material writes Chinese as \\uXXXX escapes, which make the file a fifth larger.
-    (Path(config.site_dir) / DOCS_FILE).write_text(json.dumps(docs, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-    index_path.write_text(json.dumps(stub, separators=(",", ":")), encoding="utf-8")
+    # Runs before static-i18n (-100) starts the next language's build, which resets the documents.
+    lang = config.theme["language"]
+    offline = bool(config.extra.get("offline"))
+    index = build_index(_build["docs"], lang)
+    target = Path(config.site_dir) / index_file(lang, offline)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(index_script(index, lang) if offline else index_json(index), encoding="utf-8")

@@ -4,11 +4,19 @@
  * Why not Material's lunr setup: it segments a typed Chinese query against the index vocabulary and never
  * looks up the last word, matches only prefixes of jieba words (系统 misses 存储系统), ORs terms so a page
  * with one word ranks like one with all, and mixes both languages' results. Here:
- *  - Chinese is indexed as character bigrams (plus single characters), so any sub-word matches and word
- *    order does not matter; a query's bigrams all present ranks first (coverage), then by tf-idf.
+ *  - The index is built at build time, one file per language (scripts/search_index.py): the documents
+ *    (page sections as plain text) and postings of the Latin words. The reader's language loads on the
+ *    first query; the other language's after that query is answered.
+ *  - Chinese matches as character bigrams (and single characters), found by scanning the documents, so
+ *    any sub-word matches and word order does not matter; a query's units all present ranks first
+ *    (coverage), then by tf-idf.
  *  - English words are lower-cased and lightly stemmed the same way on both sides (training = trained);
- *    the last word typed also matches as a prefix (as-you-type). Versions and API names
+ *    the last word typed also matches as a prefix (as-you-type); a word of five letters or more that the
+ *    index does not know matches the words one typo away (complie = compile). Versions and API names
  *    (1.6, torch.jit.fork, channels_last) are kept whole as well as split into parts.
+ *  - Question words are dropped when anything else is left (which version added AMP = AMP); the release
+ *    that first lists a feature outranks later mentions of it; "latest"/最新 finds the newest release.
+ *  - Results show a short snippet around the matched words, not the whole section.
  *  - Results of the reader's language come first; the other language's follow, marked.
  */
 (function (root) {
@@ -16,18 +24,46 @@
 
   var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
   var WORD = /[a-z0-9_]+(?:[.\-][a-z0-9_]+)*/g;
+  // Shared with scripts/search_index.py: a posting's value is count * 4 + 2 (in keywords) + 1 (in title).
   var TITLE_BOOST = 8;
+  var KEYWORD_BOOST = 16;
+  var LENGTH_PIVOT = 150;
+  var FLAG_INTRODUCES = 1;
+  var RELEASE_BOOST = 1.5;     // a release's own page is the authority on its facts
+  var INTRODUCES_BOOST = 1.5;  // the release that introduced a feature, above later mentions
+  var TITLE_MATCH_BOOST = 1;   // up to double for a title the query covers whole
+  var PREFIX_FACTOR = 0.6;     // a word completed from what was typed counts less than the word itself
+  var TYPO_FACTOR = 0.5;
+  var OPTIONAL_FACTOR = 0.3;   // a question word the document holds: a small tie-breaker
+  var MAX_EXPANSIONS = 50;
+  var MAX_GROUPS = 50;         // result groups (pages) per query
+  var MAX_GROUP_ITEMS = 6;     // entries per group: the page and its best sections
+  var MAX_SPANS = 16;          // matches looked for per text and mark: a snippet shows a few
+  var SNIPPET_COLUMNS = 160;   // about two lines in the search dialog; a Han character is two columns
+  var SNIPPET_LEAD = 30;       // columns of context before the first matched word
+  var OTHER_LANGUAGE_DELAY = 200;  // ms after the first answer before the other language's index loads
   var RELEASE_PAGE = /(^|\/)releases\/\d+\.\d+(\/|\.html)$/;  // hosted and offline URLs
+
+  // Words that say what kind of answer is wanted, not what it is about; dropped when anything else is left.
+  var STOP_WORDS = {};
+  ("a an and are be been by can could did do does first for from get had has have how i in is of on or " +
+   "pytorch release releases released the to version versions was were what when where which who why with " +
+   "add added adds introduce introduced introduces").split(" ").forEach(function (w) { STOP_WORDS[w] = true; });
+  var HAN_STOP = new RegExp(["哪一个版本", "哪个版本", "哪些版本", "哪一版", "哪一个", "哪个", "哪些", "哪里", "什么时候",
+    "什么", "何时", "怎么样", "怎么", "怎样", "如何", "为什么", "是否", "版本", "加入", "引入", "新增", "添加", "推出",
+    "首次", "第一次", "开始", "哪", "是", "在", "的", "了", "吗", "呢"].join("|"), "g");
 
   function normalize(text) {
     return text.normalize("NFKC").toLowerCase().replace(/\u200b/g, "");
   }
 
-  function stripTags(html) {
-    return html.replace(/<[^>]*>/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  function escapeHtml(text) {
+    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   }
 
-  /* A light English stemmer, applied identically to indexed and typed words. */
+  function escapeRegExp(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+  /* A light English stemmer, applied identically to indexed and typed words (scripts/search_index.py). */
   function stem(word) {
     if (/[^a-z]/.test(word) || word.length < 4) return word;
     var w = word;
@@ -41,255 +77,464 @@
     return w;
   }
 
-  /* Tokens of a text for the index: [token, ...] (repeats count as term frequency). */
-  function indexTokens(text) {
-    var out = [];
-    var norm = normalize(text);
-    norm.replace(HAN, function (run) {
-      for (var i = 0; i < run.length; i++) {
-        out.push(run[i]);
-        if (i + 1 < run.length) out.push(run.slice(i, i + 2));
-      }
-      return " ";
-    }).replace(WORD, function (word) {
-      var parts = word.split(/[.:\-_]/).filter(Boolean);
-      if (parts.length > 1) out.push(word);
-      if (word.indexOf("_") >= 0 && /[.:\-]/.test(word)) {
-        word.split(/[.:\-]/).forEach(function (p) { if (p.indexOf("_") >= 0) out.push(p); });
-      }
-      parts.forEach(function (p) { out.push(stem(p)); });
-      return " ";
-    });
-    return out;
+  /* The normalized query without question words, unless nothing else would be left: {text, stops}. */
+  function withoutStopWords(norm) {
+    var stops = [];
+    function drop(w) { stops.push(w); return " "; }
+    var stripped = norm.replace(HAN_STOP, drop).replace(WORD, function (w) { return STOP_WORDS[w] ? drop(w) : w; });
+    HAN.lastIndex = 0;
+    var left = HAN.test(stripped) || new RegExp(WORD.source).test(stripped);
+    HAN.lastIndex = 0;
+    return left ? { text: stripped, stops: stops } : { text: norm, stops: [] };
   }
 
-  /* The query as units to match. Each unit: {key, tokens: [..], prefix: bool, han: bool}. */
-  function queryUnits(query) {
-    var units = [];
-    var norm = normalize(query);
+  /* The query as units to match: Chinese bigrams (or a lone character), and per Latin word the word (or, for
+   * a compound such as torch.jit.fork, the whole and each part). Each unit: {key, word, ...}. Question words
+   * become optional units: a document need not hold them, but ranks a little higher when it does
+   * ("compare releases": the page about comparing releases before one that compares something). */
+  function queryUnits(query, options) {
+    var units = [], seen = Object.create(null), words = [];
+    var split = options && options.keepStopWords ? { text: normalize(query), stops: [] } : withoutStopWords(normalize(query));
+    var norm = split.text;
     var endsOpen = !/\s$/.test(query);
-    var words = [];
+    function add(unit) { if (!seen[unit.key]) { seen[unit.key] = true; units.push(unit); } }
+    split.stops.forEach(function (w) {
+      if (/^[a-z]/.test(w)) add({ key: "~" + w, word: w, token: stem(w), raw: w, optional: true });
+      else for (var i = 0; i + 1 < w.length; i++) add({ key: "~" + w.slice(i, i + 2), word: w, han: w.slice(i, i + 2), optional: true });
+    });
     norm.replace(HAN, function (run) {
-      if (run.length === 1) units.push({ key: run, word: run, tokens: [run], han: true });
-      for (var i = 0; i + 1 < run.length; i++) {
-        units.push({ key: run.slice(i, i + 2), word: run, tokens: [run.slice(i, i + 2)], han: true });
-      }
+      if (run.length === 1) add({ key: run, word: run, han: run });
+      for (var i = 0; i + 1 < run.length; i++) add({ key: run.slice(i, i + 2), word: run, han: run.slice(i, i + 2) });
       return " ";
     }).replace(WORD, function (word, offset, all) {
-      words.push({ word: word, end: offset + word.length === all.trimEnd().length });
+      words.push({ word: word, last: offset + word.length === all.trimEnd().length });
       return " ";
     });
     words.forEach(function (w) {
       var parts = w.word.split(/[.:\-_]/).filter(Boolean);
+      var prefix = w.last && endsOpen;
       if (parts.length > 1) {
-        units.push({ key: w.word, word: w.word, tokens: [w.word], whole: true });
-        parts.forEach(function (p) { units.push({ key: w.word + "#" + p, word: w.word, tokens: [stem(p)], part: true }); });
+        add({ key: w.word, word: w.word, token: w.word, whole: true, prefix: prefix });
+        // A version's parts (the 1 and 6 of 1.6) mean nothing alone; an API name's do (jit in torch.jit.fork).
+        if (/^[\d.]+$/.test(w.word)) return;
+        parts.forEach(function (p) { add({ key: w.word + "#" + p, word: w.word, token: stem(p), raw: p, part: true }); });
       } else {
-        units.push({ key: w.word, word: w.word, tokens: [stem(w.word)], raw: w.word, prefix: w.end && endsOpen });
+        add({ key: w.word, word: w.word, token: stem(w.word), raw: w.word, prefix: prefix, typo: /^[a-z]{5,}$/.test(w.word) });
       }
     });
     return units;
   }
 
-  function Index(docs, lang) {
-    this.lang = lang || "zh";
-    this.docs = [];
-    this.postings = Object.create(null); // token -> [[docIndex, weightedTf], ...]
-    this.vocabulary = [];
-    var self = this;
-    docs.forEach(function (doc, i) {
-      var title = (doc.title || "").replace(/\u200b/g, "");
-      var text = (doc.text || "").replace(/\u200b/g, "");
-      var clean = { location: doc.location, title: title, text: text };
-      self.docs.push(clean);
-      var counts = Object.create(null);  // token -> [in title, in text]
-      indexTokens(stripTags(title)).forEach(function (t) { (counts[t] || (counts[t] = [0, 0]))[0] += 1; });
-      var textTokens = indexTokens(stripTags(text));
-      textTokens.forEach(function (t) { (counts[t] || (counts[t] = [0, 0]))[1] += 1; });
-      // Long texts mention everything; normalise the text part (not the title) by length.
-      var norm = 1 / Math.sqrt(1 + textTokens.length / 150);
-      for (var token in counts) {
-        var c = counts[token];
-        var weight = (c[0] ? TITLE_BOOST : 0) + (c[1] ? (1 + Math.log(c[1])) * norm : 0);
-        (self.postings[token] || (self.postings[token] = [])).push([i, weight]);
-      }
-    });
-    this.vocabulary = Object.keys(this.postings).filter(function (t) { return /^[a-z]/.test(t); }).sort();
+  /* Is b one edit (insertion, deletion, substitution or swap of neighbours) away from a? */
+  function oneEditApart(a, b) {
+    if (a === b || Math.abs(a.length - b.length) > 1) return false;
+    var i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    if (a.length === b.length) {
+      if (a.slice(i + 1) === b.slice(i + 1)) return true;
+      return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+    }
+    return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
   }
 
-  Index.prototype.languageOf = function (location) {
-    return /^en\//.test(location) ? "en" : "zh";
+  /* One language's index, as scripts/search_index.py writes it. */
+  function Index(data) {
+    this.lang = data.lang;
+    this.docs = data.docs;  // [location, title, text, token count, flags, keywords?]
+    this.tokens = data.tokens;
+    this.postings = data.postings;
+    this.decoded = Object.create(null);
+    this.scanned = Object.create(null);
+    this.plainWords = null;
+    this.titleUnits = [];  // per document, computed when first needed
+    this.pageDocs = Object.create(null);  // page location -> its own document
+    for (var i = 0; i < this.docs.length; i++) if (this.docs[i][0].indexOf("#") < 0) this.pageDocs[this.docs[i][0]] = i;
+  }
+
+  Index.prototype.lowerBound = function (token) {
+    var t = this.tokens, lo = 0, hi = t.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (t[mid] < token) lo = mid + 1; else hi = mid; }
+    return lo;
   };
 
-  /* Vocabulary words starting with `prefix` (binary search in the sorted list). */
+  /* [[doc, value], ...] of a Latin token ([] when unknown), decoded on first use. */
+  Index.prototype.postingsOf = function (token) {
+    if (this.decoded[token]) return this.decoded[token];
+    var at = this.lowerBound(token), list = [];
+    if (this.tokens[at] === token) {
+      var numbers = this.postings[at].split(","), doc = 0;
+      for (var i = 0; i < numbers.length; i += 2) {
+        doc += parseInt(numbers[i], 36);
+        list.push([doc, parseInt(numbers[i + 1], 36)]);
+      }
+    }
+    return (this.decoded[token] = list);
+  };
+
+  /* Tokens starting with `prefix` (a word being typed), the prefix itself left out. */
   Index.prototype.expand = function (prefix) {
-    var v = this.vocabulary, lo = 0, hi = v.length;
-    while (lo < hi) { var mid = (lo + hi) >> 1; if (v[mid] < prefix) lo = mid + 1; else hi = mid; }
     var out = [];
-    for (var i = lo; i < v.length && v[i].indexOf(prefix) === 0 && out.length < 50; i++) out.push(v[i]);
+    for (var i = this.lowerBound(prefix); i < this.tokens.length && out.length < MAX_EXPANSIONS; i++) {
+      var t = this.tokens[i];
+      if (t.lastIndexOf(prefix, 0) !== 0) break;
+      if (t !== prefix) out.push(t);
+    }
     return out;
   };
 
-  /* Score every document: [{doc, score, coverage, matched: {unitKey: true}}], best first. */
-  Index.prototype.match = function (query) {
-    var units = queryUnits(query);
-    if (!units.length) return { units: units, hits: [] };
-    var n = this.docs.length, self = this;
-    var hits = Object.create(null);
-    var weightTotal = 0;
-    units.forEach(function (unit) {
-      var tokens = unit.tokens.slice();
-      if (unit.prefix && unit.raw.length >= 2) tokens = tokens.concat(self.expand(unit.raw));
+  /* Tokens one typo away from `word` (letters only). */
+  Index.prototype.typos = function (word) {
+    if (!this.plainWords) this.plainWords = this.tokens.filter(function (t) { return /^[a-z]{4,}$/.test(t); });
+    return this.plainWords.filter(function (t) { return oneEditApart(word, t); }).slice(0, MAX_EXPANSIONS);
+  };
+
+  /* [[doc, value], ...] of a Chinese character or bigram: the documents are scanned, not indexed. */
+  Index.prototype.scan = function (han) {
+    if (this.scanned[han]) return this.scanned[han];
+    var list = [];
+    for (var d = 0; d < this.docs.length; d++) {
+      var doc = this.docs[d], text = doc[2], count = 0;
+      for (var at = text.indexOf(han); at >= 0; at = text.indexOf(han, at + han.length)) count++;
+      var value = Math.min(count, 63) * 4 + (doc[5] && doc[5].indexOf(han) >= 0 ? 2 : 0) + (doc[1].indexOf(han) >= 0 ? 1 : 0);
+      if (value) list.push([d, value]);
+    }
+    return (this.scanned[han] = list);
+  };
+
+  Index.prototype.weight = function (doc, value) {
+    var count = value >> 2;
+    var w = (value & 1 ? TITLE_BOOST : 0) + (value & 2 ? KEYWORD_BOOST : 0);
+    if (count) w += (1 + Math.log(count)) / Math.sqrt(1 + this.docs[doc][3] / LENGTH_PIVOT);
+    return w;
+  };
+
+  /* What one unit looks up: [{token, list, factor, mark}] (mark: a regular expression source for a word, or
+   * {han} for Chinese, for highlighting). */
+  Index.prototype.lookups = function (unit) {
+    var self = this, out = [];
+    function add(token, factor, mark) {
+      var list = self.postingsOf(token);
+      if (list.length) out.push({ token: token, list: list, factor: factor, mark: mark });
+    }
+    if (unit.han) {
+      var list = this.scan(unit.han);
+      if (list.length) out.push({ token: unit.han, list: list, factor: 1, mark: { han: unit.han } });
+      return out;
+    }
+    if (unit.whole) add(unit.token, 1, escapeRegExp(unit.word));
+    else add(unit.token, 1, "(?:" + escapeRegExp(unit.raw) + "|" + escapeRegExp(unit.token) + ")[a-z]*");
+    if (unit.prefix && /^[a-z]/.test(unit.word) && unit.word.length >= 2) {
+      this.expand(unit.whole ? unit.word : unit.raw).forEach(function (t) { add(t, PREFIX_FACTOR, escapeRegExp(t) + "[a-z0-9_]*"); });
+    }
+    if (unit.typo && !out.length) {
       var seen = Object.create(null);
-      // A part of a compound (torch.jit.fork -> jit) counts less than the compound itself.
-      var unitWeight = unit.part ? 0.5 : 1;
-      weightTotal += unitWeight;
-      tokens.forEach(function (token) {
-        var list = self.postings[token];
-        if (!list) return;
-        var idf = Math.log(1 + n / list.length);
-        var exact = token === unit.tokens[0] ? 1 : 0.6;
-        list.forEach(function (p) {
+      this.typos(unit.token).concat(unit.raw !== unit.token ? this.typos(unit.raw) : []).forEach(function (t) {
+        if (!seen[t]) { seen[t] = true; add(t, TYPO_FACTOR, escapeRegExp(t) + "[a-z]*"); }
+      });
+    }
+    return out;
+  };
+
+  /* How much of a document's title the query's tokens cover (0..1; a compound's parts count half): a
+   * section titled exactly what was asked (torch.compile) outranks one that mentions it (torch.compile on
+   * Python 3.12). Question words do not count. */
+  Index.prototype.titleCoverage = function (doc, tokens) {
+    var units = this.titleUnits[doc] || (this.titleUnits[doc] = queryUnits(this.docs[doc][1] + " "));
+    var total = 0, covered = 0;
+    units.forEach(function (u) {
+      if (u.optional) return;
+      var weight = u.part ? 0.5 : 1;
+      total += weight;
+      if (tokens[u.han || u.token]) covered += weight;
+    });
+    return total ? covered / total : 0;
+  };
+
+  /* Every document matching the query, best first: [{index, score, coverage, matched: {unitKey: true}}]. */
+  Index.prototype.match = function (units) {
+    var n = this.docs.length, self = this, hits = Object.create(null), total = 0, marks = Object.create(null);
+    var tokens = Object.create(null);
+    // Optional units last: they only add to documents the others found.
+    units.filter(function (u) { return !u.optional; }).concat(units.filter(function (u) { return u.optional; })).forEach(function (unit) {
+      var unitWeight = unit.part ? 0.5 : 1, seen = Object.create(null);
+      if (!unit.optional) total += unitWeight;
+      var lookups = self.lookups(unit), ceiling = Infinity;
+      lookups.forEach(function (lookup) {
+        if (unit.optional) {
+          var factor = OPTIONAL_FACTOR * Math.log(1 + n / lookup.list.length);
+          return lookup.list.forEach(function (p) { if (hits[p[0]]) hits[p[0]].score += factor * self.weight(p[0], p[1]); });
+        }
+        (marks[unit.key] || (marks[unit.key] = [])).push(lookup.mark);
+        tokens[lookup.token] = true;
+        // A completion or a typo's neighbour is rarer than the word typed, so its idf would outweigh the
+        // word itself: it may weigh no more than the word (the first lookup, when the index knows it).
+        var idf = Math.min(Math.log(1 + n / lookup.list.length), ceiling);
+        if (lookup.factor === 1) ceiling = idf;
+        lookup.list.forEach(function (p) {
           var h = hits[p[0]] || (hits[p[0]] = { index: p[0], score: 0, covered: 0, matched: Object.create(null) });
           if (!seen[p[0]]) { seen[p[0]] = true; h.covered += unitWeight; h.matched[unit.key] = true; }
-          h.score += unitWeight * exact * idf * p[1];
+          if (p[1] & 1) h.titled = true;
+          h.score += unitWeight * lookup.factor * idf * self.weight(p[0], p[1]);
         });
       });
     });
     var out = [];
     for (var k in hits) {
-      var h = hits[k];
-      h.coverage = h.covered / weightTotal;
-      h.doc = this.docs[h.index];
-      // The timeline, topic and lifecycle pages repeat every release's facts in short entries; the
-      // release page itself is the authority, so its top-level entry gets a head start.
-      if (RELEASE_PAGE.test(h.doc.location)) h.score *= 1.5;
+      var h = hits[k], doc = this.docs[h.index];
+      h.coverage = total ? h.covered / total : 0;
+      if (h.titled) {  // only a title holding some of the query can be covered by it
+        var title = this.titleCoverage(h.index, tokens);
+        h.score *= 1 + TITLE_MATCH_BOOST * title * title;
+      }
+      if (RELEASE_PAGE.test(doc[0])) h.score *= RELEASE_BOOST;
+      if (doc[4] & FLAG_INTRODUCES) h.score *= INTRODUCES_BOOST;
       out.push(h);
     }
-    // Pages holding every part of the query come first ("or, failing that, ranks them first").
+    // Documents holding every part of the query come first; those with less than half are left out.
     var best = out.reduce(function (m, h) { return Math.max(m, h.coverage); }, 0);
     out = out.filter(function (h) { return h.coverage >= Math.min(0.5, best); });
     out.sort(function (a, b) { return b.coverage - a.coverage || b.score - a.score; });
-    return { units: units, hits: out };
+    return { hits: out, marks: marks };
   };
 
-  function escapeRegExp(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
-
-  /* Wrap the matched parts of an HTML string in <mark>, leaving tags alone. */
-  function highlight(html, units, matched) {
+  /* What to mark in a document, from the marks of the query units it matched: Chinese strings, and one
+   * regular expression for the words. Documents matching the same units share one (`cache`, per query). */
+  function marker(units, matched, marks, cache) {
+    var key = units.map(function (u) { return matched[u.key] ? 1 : 0; }).join("");
+    if (cache[key]) return cache[key];
     var han = [], words = [];
     units.forEach(function (u) {
-      if (!matched[u.key]) return;
-      if (u.han) han.push(u.tokens[0]);
-      else if (u.whole) words.push(escapeRegExp(u.word));
-      else if (u.raw) words.push(escapeRegExp(u.raw) + (u.prefix ? "[a-z0-9_]*" : "[a-z]*"), escapeRegExp(u.tokens[0]) + "[a-z]*");
-      else words.push(escapeRegExp(u.tokens[0]) + "[a-z]*");
+      if (!matched[u.key] || !marks[u.key]) return;
+      marks[u.key].forEach(function (m) { if (m.han) han.push(m.han); else words.push(m); });
     });
-    if (!han.length && !words.length) return html;
-    var parts = [];
-    if (han.length) parts.push(han.map(escapeRegExp).join("|"));
-    if (words.length) parts.push("\\b(?:" + words.join("|") + ")\\b");
-    var pattern = new RegExp(parts.join("|"), "gi");
-    return html.split(/(<[^>]*>)/).map(function (piece) {
-      if (piece.charAt(0) === "<") return piece;
-      // Mark runs of matched Han bigrams as one span: collect a mask, then wrap.
-      var mask = new Array(piece.length).fill(false);
-      piece.replace(pattern, function (m, offset) {
-        for (var i = offset; i < offset + m.length; i++) mask[i] = true;
-        return m;
-      });
-      var out = "", open = false;
-      for (var i = 0; i < piece.length; i++) {
-        if (mask[i] && !open) { out += "<mark>"; open = true; }
-        if (!mask[i] && open) { out += "</mark>"; open = false; }
-        out += piece[i];
+    return (cache[key] = { han: han, words: words.length ? new RegExp("\\b(?:" + words.join("|") + ")\\b", "gi") : null });
+  }
+
+  /* [start, end, what] of the first marked pieces of `text` (enough to place and mark a snippet): Chinese
+   * bigrams may overlap (分布|布式|式训|训练 marks all five characters of 分布式训练), words match whole. */
+  function spans(text, mark) {
+    var out = [], found;
+    mark.han.forEach(function (han) {
+      for (var at = text.indexOf(han), n = 0; at >= 0 && n < MAX_SPANS; at = text.indexOf(han, at + 1), n++) out.push([at, at + han.length, han]);
+    });
+    if (mark.words) {
+      mark.words.lastIndex = 0;
+      for (var n = 0; n < MAX_SPANS && (found = mark.words.exec(text)); n++) {
+        if (!found[0]) { mark.words.lastIndex++; continue; }
+        out.push([found.index, found.index + found[0].length, found[0].toLowerCase()]);
       }
-      return out + (open ? "</mark>" : "");
-    }).join("");
+    }
+    return mark.han.length && mark.words ? out.sort(function (a, b) { return a[0] - b[0]; }) : out;
+  }
+
+  /* Display columns of a UTF-16 code unit: two for CJK and other wide characters. */
+  function columns(code) {
+    return code >= 0x1100 && (code <= 0x115f || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) ||
+      (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60) ||
+      (code >= 0xffe0 && code <= 0xffe6)) ? 2 : 1;
+  }
+
+  /* Column at which each character of text[0, upto) starts, and where the last one ends. */
+  function columnOffsets(text, upto) {
+    var cols = new Uint32Array(upto + 1);
+    for (var i = 0; i < upto; i++) cols[i + 1] = cols[i] + columns(text.charCodeAt(i));
+    return cols;
+  }
+
+  /* The first index whose column is at least `column` (or upto). */
+  function indexAtColumn(cols, column) {
+    var lo = 0, hi = cols.length - 1;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (cols[mid] < column) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
+  /* HTML of text[start, end) with its spans marked. */
+  function markup(text, start, end, found) {
+    var out = "", at = start;
+    // Merge overlapping and touching spans into runs, so 分布式训练 is one <mark>, not four.
+    var runs = [];
+    found.forEach(function (s) {
+      var a = Math.max(s[0], start), b = Math.min(s[1], end);
+      if (a >= b) return;
+      var last = runs[runs.length - 1];
+      if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+      else runs.push([a, b]);
+    });
+    runs.forEach(function (r) {
+      out += escapeHtml(text.slice(at, r[0])) + "<mark>" + escapeHtml(text.slice(r[0], r[1])) + "</mark>";
+      at = r[1];
+    });
+    return out + escapeHtml(text.slice(at, end));
+  }
+
+  /* Where the snippet starts: shortly before the match that opens the window holding the most distinct
+   * matched words (the first such match). */
+  function snippetStart(text, found, cols) {
+    var best = 0, anchor = 0;
+    for (var s = 0, f = 0; s < found.length; s++) {
+      var limit = cols[found[s][0]] + SNIPPET_COLUMNS - SNIPPET_LEAD, seen = Object.create(null), distinct = 0;
+      for (f = s; f < found.length && cols[Math.min(found[f][1], cols.length - 1)] <= limit; f++) {
+        if (!seen[found[f][2]]) { seen[found[f][2]] = true; distinct++; }
+      }
+      if (distinct > best) { best = distinct; anchor = found[s][0]; }
+    }
+    var start = indexAtColumn(cols, Math.max(0, cols[anchor] - SNIPPET_LEAD));
+    var space = text.slice(start, anchor).indexOf(" ");  // begin at a word when one starts close by
+    return start > 0 && space >= 0 ? start + space + 1 : start;
+  }
+
+  /* HTML of a short window of the text around its matches (its start when nothing matched), marked. */
+  function snippet(text, found) {
+    var reach = found.length ? found[found.length - 1][1] : 0;
+    var cols = columnOffsets(text, Math.min(text.length, reach + 2 * SNIPPET_COLUMNS));
+    var start = snippetStart(text, found, cols);
+    var end = indexAtColumn(cols, cols[start] + SNIPPET_COLUMNS);
+    var tail = Math.max(start, end - 30), cut = text.slice(tail, end).lastIndexOf(" ");  // end after a word
+    if (end < text.length && cut >= 0) end = tail + cut;
+    return (start > 0 ? "…" : "") + markup(text, start, end, found) + (end < text.length ? "…" : "");
   }
 
   var OTHER_LABEL = { zh: "English", en: "中文" };
 
-  /* Material's result shape: groups (one per page) of documents, the page first when it matched. */
-  Index.prototype.search = function (query, limit) {
-    var result = this.match(query);
-    var units = result.units, self = this;
-    var groups = Object.create(null), order = [];
-    result.hits.forEach(function (h) {
-      var page = h.doc.location.split("#")[0];
-      if (!groups[page]) { groups[page] = []; order.push(page); }
-      groups[page].push(h);
-    });
-    var pages = order.map(function (page) {
-      var hits = groups[page];
-      var lang = self.languageOf(page);
-      return { page: page, hits: hits, own: lang === self.lang, best: hits[0] };
-    });
-    // Reader's language first, each side keeping its relevance order.
-    pages.sort(function (a, b) { return (b.own - a.own) || (order.indexOf(a.page) - order.indexOf(b.page)); });
-    var byLocation = Object.create(null);
-    this.docs.forEach(function (d) { byLocation[d.location] = d; });
-    return pages.slice(0, limit || 50).map(function (p) {
-      var hits = p.hits.slice();
-      var parent = byLocation[p.page];
-      // Material shows a group's first entry as its heading: always the page, even when only its
-      // sections matched (then with no term marked as found).
-      var pageHit = hits.filter(function (h) { return h.doc.location === p.page; })[0];
-      if (!pageHit && parent) pageHit = { doc: parent, score: 0, coverage: 0, matched: Object.create(null) };
-      if (pageHit) hits = [pageHit].concat(hits.filter(function (h) { return h !== pageHit; }));
-      return hits.slice(0, 8).map(function (h) {
-        var terms = Object.create(null);
-        units.forEach(function (u) {
-          if (u.part) return;
-          terms[u.word] = terms[u.word] || !!h.matched[u.key];
-        });
-        var title = highlight(h.doc.title, units, h.matched);
-        if (!p.own) title = '<span class="search-other-language">' + OTHER_LABEL[self.lang] + "</span> " + title;
-        var item = { location: h.doc.location, title: title, text: highlight(h.doc.text, units, h.matched), score: h.score * (0.5 + h.coverage), terms: terms };
-        if (parent && h.doc.location !== p.page) item.parent = { location: parent.location, title: parent.title, text: parent.text };
-        return item;
-      });
-    });
+  /* The engine over the loaded indexes: Material's result shape, reader's language first. */
+  function Engine(lang) {
+    this.lang = lang || "zh";
+    this.indexes = {};
+  }
+
+  Engine.prototype.add = function (data) {
+    this.indexes[data.lang] = new Index(data);
   };
 
-  var api = { Index: Index, indexTokens: indexTokens, queryUnits: queryUnits, stem: stem, highlight: highlight };
+  Engine.prototype.has = function (lang) { return !!this.indexes[lang]; };
+
+  /* Groups (one per page) of items, pages of the reader's language first. */
+  Engine.prototype.search = function (query, limit) {
+    var units = queryUnits(query), self = this, groups = [];
+    limit = limit || MAX_GROUPS;
+    if (!units.length) return [];
+    var order = [this.lang].concat(Object.keys(this.indexes).filter(function (l) { return l !== self.lang; }).sort());
+    order.forEach(function (lang) {
+      var index = self.indexes[lang];
+      if (!index || groups.length >= limit) return;
+      var result = index.match(units);
+      groups = groups.concat(pageGroups(index, result, units, lang !== self.lang ? OTHER_LABEL[self.lang] : null, limit - groups.length));
+    });
+    return groups;
+  };
+
+  function pageOf(location) { return location.split("#")[0]; }
+
+  /* Material's groups: a page's entry first (even when only its sections matched), then its sections. */
+  function pageGroups(index, result, units, otherLabel, limit) {
+    var markers = Object.create(null);
+    var byPage = Object.create(null), pages = [];
+    result.hits.forEach(function (h) {
+      var page = pageOf(index.docs[h.index][0]);
+      if (!byPage[page]) { byPage[page] = []; pages.push(page); }
+      byPage[page].push(h);
+    });
+    // Only the groups that will be shown get their items (snippets are most of a query's time).
+    return pages.slice(0, limit).map(function (page) {
+      var hits = byPage[page], own = index.pageDocs[page];
+      var pageHit = hits.filter(function (h) { return h.index === own; })[0];
+      if (!pageHit && own !== undefined) pageHit = { index: own, score: 0, coverage: 0, matched: Object.create(null) };
+      if (pageHit) hits = [pageHit].concat(hits.filter(function (h) { return h !== pageHit; }));
+      return hits.slice(0, MAX_GROUP_ITEMS).map(function (h) { return item(index, h, units, result.marks, markers, otherLabel, own); });
+    });
+  }
+
+  /* Which query words a document holds, for Material's "Missing:" line and on-page highlighting: a Chinese
+   * run when any of its bigrams matched, a compound when it matched whole or every part of it did. */
+  function termsFound(units, matched) {
+    var terms = Object.create(null), parts = Object.create(null);
+    units.forEach(function (u) {
+      if (u.optional) return;
+      if (u.part) {
+        var p = parts[u.word] || (parts[u.word] = { all: true });
+        p.all = p.all && !!matched[u.key];
+      } else {
+        terms[u.word] = terms[u.word] || !!matched[u.key];
+      }
+    });
+    for (var word in parts) terms[word] = terms[word] || parts[word].all;
+    return terms;
+  }
+
+  function item(index, h, units, marks, markers, otherLabel, own) {
+    var doc = index.docs[h.index], mark = marker(units, h.matched, marks, markers);
+    var title = markup(doc[1], 0, doc[1].length, spans(doc[1], mark));
+    if (otherLabel) title = '<span class="search-other-language">' + otherLabel + "</span> " + title;
+    var text = doc[2] ? "<p>" + snippet(doc[2], spans(doc[2], mark)) + "</p>" : "";
+    var entry = { location: doc[0], title: title, text: text, score: h.score * (0.5 + h.coverage), terms: termsFound(units, h.matched) };
+    if (own !== undefined && h.index !== own) entry.parent = { location: index.docs[own][0], title: index.docs[own][1] };
+    return entry;
+  }
+
+  var api = { Engine: Engine, Index: Index, queryUnits: queryUnits, stem: stem, normalize: normalize, oneEditApart: oneEditApart };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.TimelineSearch = api;
 
-  /* Worker side: Material's protocol (SETUP 0 -> READY 1, QUERY 2 -> RESULT 3).
-   * The hosted site hands Material an index without documents (overrides/hooks/lazy_search_index.py), so
-   * no page view pays for it; the documents are fetched here on the first query (root.SEARCH_DOCS, relative
-   * to this worker). The offline copy passes them in SETUP, as Material does: file:// cannot fetch. */
+  /* Worker side: Material's protocol (SETUP 0 -> READY 1, QUERY 2 -> RESULT 3), and "open" from our search
+   * box layer when the reader opens search. root.SEARCH_LANG and
+   * root.SEARCH_INDEX ({lang: URL relative to this script}) come from the worker file the build writes
+   * (overrides/hooks/search_worker.py). Hosted, an index is JSON, fetched; in the offline copy (file://,
+   * where this runs in an iframe through the iframe-worker shim and cannot fetch) it is a script. */
+  var SCRIPT_URL = (root.document && root.document.currentScript && root.document.currentScript.src) || (root.location && root.location.href);
   if (typeof root.addEventListener === "function" && typeof root.document === "undefined" || root.TIMELINE_SEARCH_WORKER) {
-    var index = null, loading = null, latestQuery = null;
-    var answer = function (query) { root.postMessage({ type: 3, data: { items: index.search(query) } }); };
-    var loadDocs = function () {
-      return fetch(new URL(root.SEARCH_DOCS, root.location.href).href)
-        .then(function (response) {
-          if (!response.ok) throw new Error(response.status + " " + response.url);
-          return response.json();
-        })
-        .then(function (data) {
-          index = new Index(data.docs, root.SEARCH_LANG);
-          answer(latestQuery);
-        })
-        .catch(function (error) {
-          loading = null;  // the next query tries again
-          root.postMessage({ type: 3, data: { items: [] } });
+    var engine = new Engine(root.SEARCH_LANG), latest = "", loads = {}, loading = null;
+    var own = root.SEARCH_LANG, other = own === "zh" ? "en" : "zh";
+    var reply = function () { root.postMessage({ type: 3, data: { items: latest.trim() ? engine.search(latest) : [] } }); };
+    var fetchIndex = function (lang) {
+      var href = new URL(root.SEARCH_INDEX[lang], SCRIPT_URL).href;
+      if (/\.js$/.test(href)) {
+        // A real worker's importScripts is synchronous; the shim's returns a promise.
+        return new Promise(function (resolve) { resolve(root.importScripts(href)); })
+          .then(function () { return root.TIMELINE_SEARCH_INDEX[lang]; });
+      }
+      return fetch(href).then(function (response) {
+        if (!response.ok) throw new Error(response.status + " " + response.url);
+        return response.json();
+      });
+    };
+    var load = function (lang) {
+      if (!loads[lang]) {
+        loads[lang] = fetchIndex(lang).then(function (data) { engine.add(data); }, function (error) {
+          loads[lang] = null;  // the next query tries again
           throw error;
         });
+      }
+      return loads[lang];
+    };
+    // The reader's language answers first; the other language's pages are added to the same answer later.
+    var loadBoth = function () {
+      var answered = engine.has(own);  // then the query has had its answer already
+      return load(own).then(function () {
+        if (!answered) reply();
+        // Not while the page renders the first results: their time is the reader's.
+        return new Promise(function (resolve) { root.setTimeout(resolve, OTHER_LANGUAGE_DELAY); });
+      }).then(function () { return load(other); }).then(function () {
+        if (latest.trim()) reply();
+      }).catch(function (error) {
+        root.postMessage({ type: 3, data: { items: [] } });
+        throw error;
+      });
     };
     root.addEventListener("message", function (event) {
       var message = event.data;
       if (message.type === 0) {
-        if (message.data.docs && message.data.docs.length) index = new Index(message.data.docs, root.SEARCH_LANG);
         root.postMessage({ type: 1 });
+      } else if (message.type === "open") {
+        // The reader opened search (docs/assets/javascripts/search/box.js): load while they type.
+        load(own).catch(function () {});  // a failure shows when the first query asks again
       } else if (message.type === 2) {
-        if (index) return answer(message.data);
-        // Material sends the (empty) box's value on every page load: no reason to fetch anything yet.
-        if (!String(message.data).trim()) return root.postMessage({ type: 3, data: { items: [] } });
-        latestQuery = message.data;  // queries typed while the documents load: answer the last one
-        if (!loading && root.SEARCH_DOCS) loading = loadDocs();
+        latest = String(message.data);
+        if (engine.has(own)) reply();
+        // Material sends the (empty) box's value on every page load: no reason to load anything yet.
+        else if (!latest.trim()) reply();
+        if (latest.trim() && !loading && !(engine.has(own) && engine.has(other))) {
+          loading = loadBoth().then(function () { loading = null; }, function (error) { loading = null; throw error; });
+        }
       }
     });
   }

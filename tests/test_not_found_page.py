@@ -1,0 +1,129 @@
+"""The 404 page (overrides/404.html, overrides/hooks/not_found_page.py, docs/assets/javascripts/search/not-found.js):
+one page for both languages, whose links work on any host and port and under a sub-path, with a language
+menu to each language's home, and search that leads with the reader's language (an /en/ URL is English)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import io
+import socketserver
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from browser import browser_page
+from conftest import FIXTURES, copy_project, mkdocs_build
+from search_ui import result_groups, run_query
+
+
+def soup_of(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def check_links(soup: BeautifulSoup, root: str) -> None:
+    assert soup.html["lang"] == "zh"  # the default language's build, not the last one built
+    message = soup.select_one("[data-not-found]")
+    assert "页面不存在" in message.select_one('[lang="zh"]').get_text()
+    assert "Page not found" in message.select_one('h1 [lang="en"]').get_text()
+    assert [a["href"] for a in message.select("a")] == [root, root + "en/"]
+    menu = {a["hreflang"]: a["href"] for a in soup.select("a.md-select__link")}
+    assert menu == {"zh": root, "en": root + "en/"}
+    hrefs = [a["href"] for a in soup.select("a[href]")] + [t["src"] for t in soup.select("script[src]")]
+    assert not [h for h in hrefs if "://" in h], "a 404 page can be served on any host: no absolute URLs"
+
+
+def test_one_404_page_for_both_languages(built_site):
+    check_links(soup_of(built_site / "404.html"), "/")
+    assert not (built_site / "en" / "404.html").exists()
+
+
+@pytest.fixture(scope="module")
+def sub_path_site(tmp_path_factory) -> Path:
+    """The fixture docs built for a site hosted under a sub-path (as a project site on GitHub Pages)."""
+    tmp = tmp_path_factory.mktemp("sub-path")
+    project = copy_project(tmp / "project", docs=FIXTURES / "site")
+    site = tmp / "site"
+    result = mkdocs_build(project, site, env={"SITE_URL": "https://example.org/timeline/"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    return site
+
+
+def test_404_links_start_at_the_site_url_path(sub_path_site):
+    check_links(soup_of(sub_path_site / "404.html"), "/timeline/")
+
+
+class _StaticHost(http.server.SimpleHTTPRequestHandler):
+    """A static host serving the site under PREFIX, and its 404.html (status 404) for anything missing."""
+
+    prefix = "/"
+
+    def log_message(self, format, *args):  # noqa: A002 - signature fixed by the base class
+        pass
+
+    def send_head(self):
+        path = self.path.split("?")[0]
+        if path.startswith(self.prefix):
+            self.path = "/" + self.path[len(self.prefix):]
+            target = Path(self.translate_path(self.path))
+            if target.is_file() or (target / "index.html").is_file():
+                return super().send_head()
+        body = (Path(self.directory) / "404.html").read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
+@contextmanager
+def static_host(directory: Path, prefix: str):
+    handler = functools.partial(type("Host", (_StaticHost,), {"prefix": prefix}), directory=str(directory))
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+
+
+@pytest.mark.browser
+def test_404_reads_in_the_language_of_the_missing_url_and_its_links_work(playwright_instance, sub_path_site):
+    with static_host(sub_path_site, "/timeline/") as host, browser_page(playwright_instance) as (page, log):
+        response = page.goto(host + "/timeline/en/releases/9.9/")
+        assert response.status == 404
+        assert page.locator("[data-not-found] p").first.get_attribute("lang") == "en"
+        with page.expect_navigation():
+            page.locator('[data-not-found] p[lang="en"] a').click()
+        assert page.url == host + "/timeline/en/" and page.evaluate("document.documentElement.lang") == "en"
+
+        page.goto(host + "/timeline/no/such/page/")
+        assert page.locator("[data-not-found] p").first.get_attribute("lang") == "zh"
+        with page.expect_navigation():
+            page.locator('[data-not-found] p[lang="zh"] a').click()
+        assert page.url == host + "/timeline/" and page.evaluate("document.documentElement.lang") == "zh"
+        assert log.page_errors == [] and log.foreign_requests == []
+
+
+@pytest.mark.browser
+def test_404_search_leads_with_the_readers_language_and_labels_the_other(playwright_instance, sub_path_site):
+    with static_host(sub_path_site, "/timeline/") as host, browser_page(playwright_instance) as (page, log):
+        for missing, reader in (("/timeline/releases/9.9/", "zh"), ("/timeline/en/releases/9.9/", "en")):
+            page.goto(host + missing)
+            run_query(page, "1.6")
+            page.wait_for_timeout(300)  # the other language's results join the list
+            groups = result_groups(page)
+            assert groups, missing
+            first = groups[0][0]
+            assert ("/timeline/en/" in first) == (reader == "en"), (missing, first)
+            labels = page.eval_on_selector_all(
+                ".md-search-result__item", "items => items.map(i => [i.querySelector('a').href, !!i.querySelector('.search-other-language')])"
+            )
+            # A result is labelled "other language" exactly when it is not in the reader's language.
+            assert all(marked == (("/timeline/en/" in href) != (reader == "en")) for href, marked in labels), labels
+        # The only errors: Chromium's note that each missing page answered 404, which is the point.
+        assert [e for e in log.console_errors if "status of 404" not in e] == [] and log.page_errors == []
+        assert len(log.console_errors) == 2

@@ -1,0 +1,140 @@
+"""The search index the build writes (scripts/search_index.py, overrides/hooks/lazy_search_index.py): page
+sections as short plain-text documents, one file per language, nothing Material indexes itself."""
+
+from __future__ import annotations
+
+import json
+
+from scripts.history import feature_history
+from scripts.search_index import FLAG_INTRODUCES, Document, build_index, encode_postings, index_script, page_documents, page_sections, read_index_script
+
+RELEASE_PAGE = """
+<h1 class="release-title">PyTorch 2.0：torch.compile</h1>
+<div class="release-meta"><p class="release-summary">torch.compile 以 Beta 身份登场。</p>
+<div class="feature-table-wrap" data-search-exclude><table><tr><th>特性</th><td>领域：编译器</td></tr></table></div></div>
+<p>正文 <code>torch</code>.compile 第一段。</p>
+<h2 id="torch-compile">torch.compile<a class="headerlink" href="#torch-compile" title="Permanent link">&para;</a></h2>
+<div class="highlight"><pre><span></span><code><span class="n">model</span><span class="o">=</span><span class="n">torch</span><span class="o">.</span><span class="n">compile</span>(m)
+</code></pre></div>
+<p class="snippet-badge snippet-ok">✓ 在 PyTorch 2.13 上运行</p>
+<h2 id="install">安装</h2>
+<div class="tabbed-set"><input id="t1" type="radio"><div class="tabbed-labels"><label for="t1">pip · CUDA 11.7</label><label for="t2">pip · CUDA 11.8</label></div></div>
+<form><select><option>3.12</option><option>3.11</option></select><button>清除</button></form>
+<nav class="release-around" data-search-exclude><p>下一版本：PyTorch 2.1</p></nav>
+"""
+
+
+def test_sections_of_a_release_page():
+    sections = page_sections(RELEASE_PAGE)
+    assert [s[0] for s in sections] == [None, "torch-compile", "install"]
+    page, compile_, install = sections
+    assert page[1] == "PyTorch 2.0：torch.compile"  # the H1 titles the page's own document
+    assert page[2] == "torch.compile 以 Beta 身份登场。 正文 torch.compile 第一段。"  # no feature table; inline code joins its word
+    assert compile_[1] == "torch.compile"  # no permalink sign
+    assert compile_[2] == "model=torch.compile(m)"  # code as text, no badge
+    assert install[2] == "pip · CUDA 11.7 pip · CUDA 11.8"  # tab labels stay apart; no form controls, no footer
+
+
+def test_a_section_ends_with_the_element_holding_its_heading():
+    html = '<p>前言</p><div class="timeline-entry"><h2 id="v1-6">PyTorch 1.6</h2><p>摘要</p></div><p>结语</p>'
+    assert page_sections(html) == [(None, "", "前言 结语"), ("v1-6", "PyTorch 1.6", "摘要")]
+
+
+def test_the_first_heading_with_an_id_titles_the_page_when_nothing_comes_before():
+    assert page_sections('<h1 id="_1">版本兼容性矩阵</h1><p>每行是一个版本。</p><h2 id="sources">来源</h2><p>官方</p>') == [
+        (None, "版本兼容性矩阵", "每行是一个版本。"),
+        ("sources", "来源", "官方"),
+    ]
+
+
+def test_page_documents_flag_the_sections_that_introduce_a_feature():
+    docs = page_documents(RELEASE_PAGE, "releases/2.0/", "fallback", introduces={"torch-compile"}, keywords="2.0 latest")
+    assert [(d.location, d.flags, d.keywords) for d in docs] == [
+        ("releases/2.0/", 0, "2.0 latest"),
+        ("releases/2.0/#torch-compile", FLAG_INTRODUCES, ""),
+        ("releases/2.0/#install", 0, ""),
+    ]
+
+
+def decode(encoded: str) -> list[tuple[int, int]]:
+    numbers = [int(n, 36) for n in encoded.split(",")]
+    out, doc = [], 0
+    for gap, value in zip(numbers[::2], numbers[1::2]):
+        doc += gap
+        out.append((doc, value))
+    return out
+
+
+def test_postings_hold_count_title_and_keyword_per_document():
+    docs = [Document("a/", "Training", "training trains", keywords="latest"), Document("b/", "Other", "trained once"), Document("c/", "中文", "分布式训练")]
+    index = build_index(docs, "en")
+    postings = dict(zip(index["tokens"], index["postings"]))
+    assert index["tokens"] == sorted(index["tokens"])
+    assert decode(postings["train"]) == [(0, 2 * 4 + 1), (1, 1 * 4)]  # count * 4 + 1 when in the title
+    assert decode(postings["latest"]) == [(0, 2)]  # a keyword: + 2
+    assert all("\u4e00" > t for t in index["tokens"])  # Chinese is scanned, not indexed
+    assert decode(encode_postings([(0, 5), (40, 1), (41, 100)])) == [(0, 5), (40, 1), (41, 100)]
+
+
+def test_index_script_round_trips():
+    index = build_index([Document("releases/1.0/", "PyTorch 1.0", "发布 \"quoted\" </script> \u2028")], "zh")
+    assert read_index_script(index_script(index, "zh")) == json.loads(json.dumps(index))
+
+
+# --- the real build ---------------------------------------------------------------------------------------
+
+
+def load_index(site, lang):
+    return json.loads((site / "search" / f"index.{lang}.json").read_text(encoding="utf-8"))
+
+
+def test_the_build_writes_one_index_per_language_and_material_indexes_nothing(built_site):
+    material = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert material["docs"] == []  # Material's jieba pass never runs
+    for lang in ("zh", "en"):
+        docs = load_index(built_site, lang)["docs"]
+        assert len(docs) > 300
+        assert all(d[0].startswith("en/") == (lang == "en") for d in docs)
+
+
+def test_release_documents_are_short_and_generated_sections_are_searchable(built_site, catalog):
+    docs = {d[0]: d for d in load_index(built_site, "en")["docs"]}
+    release = catalog.by_version()["2.0"]
+    top = docs["en/releases/2.0/"]
+    names = [f.name for f in release.pages["en"].features]
+    # The fact box's feature table is left out: its names are the sections below.
+    assert sum(name in top[2] for name in names) <= 2, top[2][:400]
+    assert "torchvision==0.15" in docs["en/releases/2.0/#install"][2]
+    assert "Python 3.7" in docs["en/releases/2.0/#changes"][2]
+    newest = catalog.releases[0].version
+    assert "latest" in docs[f"en/releases/{newest}/"][5]
+    assert docs["en/releases/2.0/"][5] == "2.0"
+
+
+def test_only_the_release_that_first_lists_a_feature_introduces_it(built_site, catalog):
+    docs = {d[0]: d for d in load_index(built_site, "zh")["docs"]}
+    checked = later = 0
+    for entry in feature_history(catalog, "zh"):
+        first = entry["steps"][0][0]
+        for version in entry["cells"]:
+            section = docs.get(f"releases/{version}/#{entry['id']}")
+            if section is None:
+                continue
+            assert bool(section[4] & FLAG_INTRODUCES) == (version == first), (version, entry["id"])
+            checked += 1
+            later += version != first
+    assert checked > 100 and later > 0
+    assert docs["releases/2.0/#torch-compile"][4] & FLAG_INTRODUCES
+
+
+def test_pages_answer_to_the_words_of_their_address():
+    import importlib.util
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("lazy_search_index", ROOT / "overrides/hooks/lazy_search_index.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    assert [hook.address_keywords(u) for u in ("en/compare/", "topics/distributed.html", "en/", "index.html")] == ["compare", "topics distributed", "", ""]
+    assert hook.release_keywords("2.0", "2.14") == "2.0"
+    assert hook.release_keywords("2.14", "2.14").split()[:2] == ["2.14", "latest"]
