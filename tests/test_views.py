@@ -87,6 +87,20 @@ def test_lifecycle_cells_equal_release_pages(built_site, catalog, lang):
         assert shown == row["steps"] and shown[0][0] == min(row["cells"], key=version_key)
 
 
+def test_lifecycle_rows_run_newest_first_within_each_area(built_site, catalog):
+    # Like the release columns: a feature the newest posts still mention comes before one last seen in 0.2.
+    soup = soup_of(built_site, "lifecycle/")
+    newest_mention = {}
+    for release in reversed(catalog.releases):  # oldest first, so the newest release is kept
+        for feature in release.features:
+            newest_mention[feature.id] = version_key(release.version)
+    area_rank = {area: i for i, area in enumerate(AREAS)}
+    rows = soup.select("#lifecycle-table tbody tr")
+    keys = [(area_rank[tr["data-area"]], tuple(-p for p in newest_mention[tr["data-feature"]])) for tr in rows]
+    assert keys == sorted(keys)
+    assert rows[0]["data-area"] == next(iter(AREAS)) and newest_mention[rows[0]["data-feature"]] == version_key(catalog.releases[0].version)
+
+
 def test_lifecycle_filter_offers_every_area_in_use(built_site, catalog):
     soup = soup_of(built_site, "lifecycle/")
     options = [o["value"] for o in soup.select("#lifecycle-area option") if o["value"]]
