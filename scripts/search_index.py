@@ -287,9 +287,10 @@ def encode_postings(postings: list[tuple[int, int]]) -> str:
     return ",".join(out)
 
 
-def build_index(docs: list[Document], lang: str) -> dict:
+def build_index(docs: list[Document], lang: str, upgrade: dict | None = None) -> dict:
     """One language's index: its documents ([location, title, text, token count, flags, keywords]) and the
-    postings of every Latin token."""
+    postings of every Latin token. `upgrade`: the upgrade view's {location, title, text, versions}, offered
+    first for a query that names two of `versions` and an upgrade ({from} and {to} in title and text)."""
     postings: dict[str, list[tuple[int, int]]] = {}
     entries = []
     for i, doc in enumerate(docs):
@@ -306,13 +307,16 @@ def build_index(docs: list[Document], lang: str) -> dict:
     # Sorted as JavaScript compares strings (UTF-16 code units): the same as by code point here, where
     # every token is ASCII.
     tokens = sorted(postings)
-    return {
+    index = {
         "version": FORMAT_VERSION,
         "lang": lang,
         "docs": entries,
         "tokens": tokens,
         "postings": [encode_postings(postings[t]) for t in tokens],
     }
+    if upgrade:
+        index["upgrade"] = upgrade
+    return index
 
 
 def index_file(lang: str, offline: bool) -> str:

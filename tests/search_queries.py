@@ -60,6 +60,7 @@ ZH = [
     ("autocast 弃用", ["releases/2.4/"]),
     ("Python 3.7", ["releases/2.0/"]),
     ("torch.compile", ["releases/2.0/"]),
+    ("从 1.13 升级到 2.0", ["compare/"]),
 ]
 
 EN = [
@@ -99,6 +100,7 @@ EN = [
     ("weights_only", ["en/releases/2.6/", "en/releases/2.4/"]),
     ("autocast deprecated", ["en/releases/2.4/"]),
     ("Python 3.7", ["en/releases/2.0/"]),
+    ("upgrade from 1.13 to 2.0", ["en/compare/"]),
 ]
 
 QUERIES = [("zh", q, pages) for q, pages in ZH] + [("en", q, pages) for q, pages in EN]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -100,6 +100,23 @@ def test_page_views_load_no_index_and_a_search_loads_each_language_once(playwrig
         assert links and [name for name in served if INDEX_FILE.match(name)] == ["index.en.json", "index.zh.json"]
         run_query(page, "compile")
         assert [name for name in served if INDEX_FILE.match(name)] == ["index.en.json", "index.zh.json"]
+        log.assert_clean()
+
+
+@pytest.mark.parametrize("mode", ["served", "offline"])
+def test_an_upgrade_question_opens_the_upgrade_view_with_both_releases_chosen(playwright_instance, served_site, offline_copy, mode):
+    base = served_site if mode == "served" else offline_copy.as_uri() + "/"
+    home = {"zh": "", "en": "en/"} if mode == "served" else {"zh": "index.html", "en": "en/index.html"}
+    with browser_page(playwright_instance) as (page, log):
+        for lang, query in (("zh", "从 1.13 升级到 2.0"), ("en", "upgrade from 1.13 to 2.0")):
+            page.goto(base + home[lang])
+            links, _ = run_query(page, query)
+            query_string = parse_qs(urlparse(links[0]).query)
+            assert page_of(links[0], base) == PREFIX[lang] + "compare/" and (query_string["from"], query_string["to"]) == (["1.13"], ["2.0"]), links[:3]
+            page.locator(".md-search-result__item a.md-search-result__link").first.click()
+            page.wait_for_selector("#compare-result[data-count]")
+            assert page.input_value("#compare-from") == "1.13" and page.input_value("#compare-to") == "2.0"
+            assert page.locator("#compare-result li").count() > 0
         log.assert_clean()
 
 

@@ -26,22 +26,23 @@ EN = [
 ]
 
 
-def node(script: str, indexes: dict[str, list[Document]] | None = None):
+def node(script: str, indexes: dict[str, list[Document]] | None = None, upgrade: dict[str, dict] | None = None):
     if shutil.which("node") is None:
         pytest.fail("node is required for the search engine tests (it is on every machine of this project)")
-    data = {lang: build_index(docs, lang) for lang, docs in (indexes or {"zh": ZH, "en": EN}).items()}
+    data = {lang: build_index(docs, lang, (upgrade or {}).get(lang)) for lang, docs in (indexes or {"zh": ZH, "en": EN}).items()}
     program = f"const S = require({json.dumps(str(ENGINE))}); const DATA = {json.dumps(data, ensure_ascii=False)};\n" + script
     result = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
 
-def search(lang: str, query: str, indexes=None) -> list[list[dict]]:
-    return node(f"const e = new S.Engine({json.dumps(lang)}); Object.values(DATA).forEach(d => e.add(d)); console.log(JSON.stringify(e.search({json.dumps(query)})));", indexes)
+def search(lang: str, query: str, indexes=None, upgrade=None) -> list[list[dict]]:
+    script = f"const e = new S.Engine({json.dumps(lang)}); Object.values(DATA).forEach(d => e.add(d)); console.log(JSON.stringify(e.search({json.dumps(query)})));"
+    return node(script, indexes, upgrade)
 
 
-def pages(lang: str, query: str, indexes=None) -> list[str]:
-    return [group[0]["location"] for group in search(lang, query, indexes)]
+def pages(lang: str, query: str, indexes=None, upgrade=None) -> list[str]:
+    return [group[0]["location"] for group in search(lang, query, indexes, upgrade)]
 
 
 # --- the tokenizer, on both sides -----------------------------------------------------------------------
@@ -165,6 +166,59 @@ def test_a_section_titled_what_was_asked_outranks_one_that_only_mentions_it():
         ]
     }
     assert [g[0]["location"] for g in search("en", "torch.compile", indexes)][0] == "en/releases/2.0/#torch-compile"
+
+
+UPGRADE = {
+    "zh": {"location": "compare/", "title": "升级：PyTorch {from} → {to}", "text": "从 {from} 到 {to} 之间的变化", "versions": ["2.0", "1.13", "1.3", "1.2"]},
+    "en": {"location": "en/compare/", "title": "Upgrade: PyTorch {from} → {to}", "text": "Changes between {from} and {to}", "versions": ["2.0", "1.13", "1.3", "1.2"]},
+}
+
+
+@pytest.mark.parametrize(
+    "lang, query, expected",
+    [
+        ("zh", "从 1.13 升级到 2.0", "compare/?from=1.13&to=2.0"),
+        ("zh", "1.2 到 1.3", "compare/?from=1.2&to=1.3"),
+        ("zh", "迁移 2.0.1 1.13", "compare/?from=2.0&to=1.13"),  # a patch names its release; typed order kept
+        ("en", "upgrade from 1.13 to 2.0", "en/compare/?from=1.13&to=2.0"),
+        ("en", "v1.2 -> v1.3", "en/compare/?from=1.2&to=1.3"),
+        ("en", "1.3 vs 2.0", "en/compare/?from=1.3&to=2.0"),
+        ("en", "breaking changes 1.13 2.0", "en/compare/?from=1.13&to=2.0"),
+    ],
+)
+def test_a_query_naming_two_releases_and_an_upgrade_offers_the_upgrade_view_first(lang, query, expected):
+    groups = search(lang, query, upgrade=UPGRADE)
+    first = groups[0][0]
+    assert first["location"] == expected
+    versions = expected.split("?")[1].replace("from=", "").replace("to=", "").split("&")
+    assert versions[0] in first["title"] and versions[1] in first["title"] and versions[0] in first["text"]
+    assert len(groups[0]) == 1 and all(g[0]["location"] != expected for g in groups[1:])
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "1.13",  # one release
+        "1.2 1.3",  # two releases, no upgrade word or arrow
+        "python 3.12 to 3.13",  # not PyTorch releases
+        "upgrade 1.13 to 9.9",  # 9.9 has no page
+        "upgrade 1.13 to 1.13",  # the same release twice
+        "upgrade from 1.2 to 1.3 to 2.0",  # three: which two is not ours to guess
+    ],
+)
+def test_no_upgrade_view_without_exactly_two_known_releases_and_an_upgrade(query):
+    assert all("compare/" not in group[0]["location"] for group in search("en", query, upgrade=UPGRADE))
+
+
+def test_no_upgrade_view_when_the_index_has_none():
+    assert pages("en", "upgrade from 1.2 to 1.3") == pages("en", "upgrade from 1.2 to 1.3", upgrade={"zh": UPGRADE["zh"]})
+    assert all("compare/" not in page for page in pages("en", "upgrade from 1.2 to 1.3"))
+
+
+def test_the_upgrade_view_entry_is_escaped():
+    hostile = {"en": {**UPGRADE["en"], "title": "<img src=x onerror=alert(1)> {from}", "text": "<b>{to}</b>"}}
+    first = search("en", "upgrade 1.2 to 1.3", upgrade=hostile)[0][0]
+    assert "<img" not in first["title"] and "&lt;img" in first["title"] and "<b>" not in first["text"]
 
 
 def test_reader_language_first_other_language_marked():

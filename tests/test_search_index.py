@@ -138,3 +138,13 @@ def test_pages_answer_to_the_words_of_their_address():
     assert [hook.address_keywords(u) for u in ("en/compare/", "topics/distributed.html", "en/", "index.html")] == ["compare", "topics distributed", "", ""]
     assert hook.release_keywords("2.0", "2.14") == "2.0"
     assert hook.release_keywords("2.14", "2.14").split()[:2] == ["2.14", "latest"]
+
+
+def test_each_index_offers_the_upgrade_view_of_its_language_for_every_release(built_site, catalog):
+    for lang, prefix in (("zh", ""), ("en", "en/")):
+        upgrade = json.loads((built_site / "search" / f"index.{lang}.json").read_text(encoding="utf-8"))["upgrade"]
+        assert upgrade["location"] == prefix + "compare/" and (built_site / upgrade["location"] / "index.html").is_file()
+        assert upgrade["versions"] == [release.version for release in catalog.releases]
+        assert "{from}" in upgrade["title"] and "{to}" in upgrade["text"]
+    zh = json.loads((built_site / "search" / "index.zh.json").read_text(encoding="utf-8"))["upgrade"]
+    assert zh["title"].startswith("升级") and upgrade["title"].startswith("Upgrade")

@@ -12,7 +12,7 @@ search_index.json holds only its config, which Material's page script still fetc
 What the index knows beyond the pages' text (scripts/search_index.py): the section of the release that first
 lists a feature (feature ids, scripts/history.py), so it ranks above later mentions; each release page
 answers to its version, and the newest release's to "latest", "newest" and 最新; other pages to the words
-of their address.
+of their address. And the upgrade view's address, so that "upgrade 1.13 to 2.0" offers it with both filled in.
 """
 
 import re
@@ -25,14 +25,16 @@ from mkdocs.plugins import event_priority  # noqa: E402
 
 from scripts.history import feature_history  # noqa: E402
 from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, cached_catalog  # noqa: E402
+from scripts.views import UI  # noqa: E402  (views adds the search_upgrade_* words)
 from scripts.search_index import build_index, index_file, index_json, index_script, page_documents, unescape_title  # noqa: E402
 
+UPGRADE_VIEW_SOURCE = re.compile(r"^compare(?:\.[a-z]{2})?\.md$")
 RELEASE_SOURCE = re.compile(r"^releases/(\d+(?:\.\d+)+)(?:\.[a-z]{2})?\.md$")
 NEWEST_KEYWORDS = "latest newest 最新 最近"
 # The language folder (en/) and the offline copy's file names are not what a page is called.
 NOT_ADDRESS_WORDS = re.compile(rf"^({'|'.join(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)})/|(index)?\.html$")
 
-_build = {"docs": [], "introduces": {}, "newest": None}
+_build = {"docs": [], "introduces": {}, "newest": None, "versions": [], "upgrade_url": None}
 
 
 def on_config(config):
@@ -41,7 +43,13 @@ def on_config(config):
     introduces: dict[str, set[str]] = {}
     for entry in feature_history(catalog, DEFAULT_LANGUAGE):
         introduces.setdefault(entry["steps"][0][0], set()).add(entry["id"])
-    _build.update(docs=[], introduces=introduces, newest=catalog.releases[0].version if catalog.releases else None)
+    _build.update(
+        docs=[],
+        introduces=introduces,
+        newest=catalog.releases[0].version if catalog.releases else None,
+        versions=[release.version for release in catalog.releases],
+        upgrade_url=None,
+    )
     return config
 
 
@@ -58,6 +66,19 @@ def release_keywords(version: str, newest: str | None) -> str:
     return f"{version} {NEWEST_KEYWORDS}" if version == newest else version
 
 
+def upgrade_shortcut(lang: str) -> dict | None:
+    """What search offers for "upgrade X to Y" (engine.js fills in {from} and {to}); none without the view."""
+    if not _build["upgrade_url"]:
+        return None
+    words = UI[lang]
+    return {
+        "location": _build["upgrade_url"],
+        "title": words["search_upgrade_title"],
+        "text": words["search_upgrade_text"],
+        "versions": _build["versions"],
+    }
+
+
 @event_priority(50)  # before Material's search plugin reads the page
 def on_page_context(context, page, config, nav):
     search = page.meta.get("search") if isinstance(page.meta.get("search"), dict) else {}
@@ -65,6 +86,8 @@ def on_page_context(context, page, config, nav):
         return context
     release = RELEASE_SOURCE.match(page.file.src_uri)
     version = release.group(1) if release else None
+    if UPGRADE_VIEW_SOURCE.match(page.file.src_uri):
+        _build["upgrade_url"] = page.url
     _build["docs"] += page_documents(
         page.content or "",
         page.url,
@@ -80,7 +103,7 @@ def on_post_build(config):
     # Runs before static-i18n (-100) starts the next language's build, which resets the documents.
     lang = config.theme["language"]
     offline = bool(config.extra.get("offline"))
-    index = build_index(_build["docs"], lang)
+    index = build_index(_build["docs"], lang, upgrade_shortcut(lang))
     target = Path(config.site_dir) / index_file(lang, offline)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(index_script(index, lang) if offline else index_json(index), encoding="utf-8")

@@ -18,6 +18,8 @@
  *    that first lists a feature outranks later mentions of it; "latest"/最新 finds the newest release.
  *  - Results show a short snippet around the matched words, not the whole section.
  *  - Results of the reader's language come first; the other language's follow, marked.
+ *  - A query naming two releases and an upgrade ("upgrade 1.13 to 2.0", "从 1.13 升级到 2.6") first offers
+ *    the upgrade view with both filled in (the index's `upgrade` entry, scripts/search_index.py).
  */
 (function (root) {
   "use strict";
@@ -52,6 +54,11 @@
   var HAN_STOP = new RegExp(["哪一个版本", "哪个版本", "哪些版本", "哪一版", "哪一个", "哪个", "哪些", "哪里", "什么时候",
     "什么", "何时", "怎么样", "怎么", "怎样", "如何", "为什么", "是否", "版本", "加入", "引入", "新增", "添加", "推出",
     "首次", "第一次", "开始", "哪", "是", "在", "的", "了", "吗", "呢"].join("|"), "g");
+
+  // An upgrade question: an upgrade word anywhere, or two versions joined by "to", an arrow or 到.
+  var UPGRADE_WORDS = /升级|迁移|对比|比较|区别|差异|变化|upgrad|migrat|compar|differ|changes|breaking|\bvs\b/;
+  var VERSION_PAIR = /\d\s*(?:to|->|→|=>|到|至|~)\s*v?\d/;
+  var QUERY_VERSION = /(?:^|[^\d.])v?(\d+\.\d+)(?:\.\d+)?(?![\d.]*\d)/g;
 
   function normalize(text) {
     return text.normalize("NFKC").toLowerCase().replace(/\u200b/g, "");
@@ -140,6 +147,7 @@
   /* One language's index, as scripts/search_index.py writes it. */
   function Index(data) {
     this.lang = data.lang;
+    this.upgrade = data.upgrade || null;  // {location, title, text, versions} of the upgrade view
     this.docs = data.docs;  // [location, title, text, token count, flags, keywords?]
     this.tokens = data.tokens;
     this.postings = data.postings;
@@ -408,11 +416,34 @@
 
   Engine.prototype.has = function (lang) { return !!this.indexes[lang]; };
 
+  /* The upgrade view for a query that asks about going from one release to another, or null. Only the
+   * releases the index knows count (3.12 in "python 3.12 to 3.13" is not a PyTorch release). */
+  Engine.prototype.upgradeShortcut = function (query) {
+    var index = this.indexes[this.lang], upgrade = index && index.upgrade;
+    if (!upgrade) return null;
+    var norm = normalize(query), versions = [], match;
+    QUERY_VERSION.lastIndex = 0;
+    while ((match = QUERY_VERSION.exec(norm))) {
+      if (upgrade.versions.indexOf(match[1]) >= 0 && versions.indexOf(match[1]) < 0) versions.push(match[1]);
+    }
+    if (versions.length !== 2 || !(UPGRADE_WORDS.test(norm) || VERSION_PAIR.test(norm))) return null;
+    function fill(template) { return escapeHtml(template.replace("{from}", versions[0]).replace("{to}", versions[1])); }
+    return {
+      location: upgrade.location + "?from=" + versions[0] + "&to=" + versions[1],
+      title: fill(upgrade.title),
+      text: "<p>" + fill(upgrade.text) + "</p>",
+      score: Infinity,
+      terms: {}
+    };
+  };
+
   /* Groups (one per page) of items, pages of the reader's language first. */
   Engine.prototype.search = function (query, limit) {
     var units = queryUnits(query), self = this, groups = [];
     limit = limit || MAX_GROUPS;
-    if (!units.length) return [];
+    var shortcut = this.upgradeShortcut(query);
+    if (shortcut) groups.push([shortcut]);
+    if (!units.length) return groups;
     var order = [this.lang].concat(Object.keys(this.indexes).filter(function (l) { return l !== self.lang; }).sort());
     order.forEach(function (lang) {
       var index = self.indexes[lang];
