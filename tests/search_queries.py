@@ -61,6 +61,7 @@ ZH = [
     ("Python 3.7", ["releases/2.0/"]),
     ("torch.compile", ["releases/2.0/"]),
     ("从 1.13 升级到 2.0", ["compare/"]),
+    ("python 3.8 停止支持", ["support/", "releases/2.5/"]),  # 2.5 dropped it
 ]
 
 EN = [
@@ -101,6 +102,7 @@ EN = [
     ("autocast deprecated", ["en/releases/2.4/"]),
     ("Python 3.7", ["en/releases/2.0/"]),
     ("upgrade from 1.13 to 2.0", ["en/compare/"]),
+    ("when was python 3.8 dropped", ["en/support/", "en/releases/2.5/"]),
 ]
 
 QUERIES = [("zh", q, pages) for q, pages in ZH] + [("en", q, pages) for q, pages in EN]
