@@ -80,6 +80,15 @@ ID_TRAPS = {
     ("2.0", "mps-backend"): "Beta",
     # one line of Arm work, one id
     ("2.9", "arm-performance"): None,
+    # 2.10's "torch.compile respects the determinism switch" is compiler work, not the 1.7/1.9 switch itself:
+    # under one id the switch's journey read Stable 1.9 -> API-Unstable 2.10, a relabel that never happened.
+    ("2.10", "deterministic-algorithms"): None,
+    ("2.10", "compile-deterministic-mode"): "API-Unstable",
+    ("1.9", "deterministic-algorithms"): "Stable",
+    # 1.7's Stable item was TorchElastic in the Docker image; 1.9's Beta one is TorchElastic moved into core.
+    ("1.7", "torchelastic"): None,
+    ("1.7", "torchelastic-docker-image"): "Stable",
+    ("1.9", "torchelastic"): "Beta",
 }
 UNIFIED_IDS = {"aarch64-performance": "Hardware", "mps-backend": "Hardware", "flex-attention": "Compiler"}
 
