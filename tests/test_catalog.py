@@ -71,6 +71,20 @@ def test_one_id_is_one_feature(catalog, trap):
     assert features.get(feature_id) == ID_TRAPS[trap]
 
 
+# Maturity rank in both schemes (2.8 on: API-Unstable ~ Beta, API-Stable ~ Stable). "no label" has no rank.
+MATURITY_RANK = {"Experimental": 0, "Prototype": 0, "Beta": 1, "API-Unstable": 1, "Stable": 2, "API-Stable": 2}
+
+
+def test_no_label_journey_steps_down(catalog):
+    # A step down (Stable 1.9 -> API-Unstable 2.10) has so far always meant one id given to two things.
+    from scripts.history import feature_history
+
+    for entry in feature_history(catalog, "en"):
+        ranked = [(version, label) for version, label in entry["steps"] if label in MATURITY_RANK]
+        for (v1, l1), (v2, l2) in zip(ranked, ranked[1:]):
+            assert MATURITY_RANK[l2] >= MATURITY_RANK[l1], f"{entry['id']}: {l1} {v1} -> {l2} {v2}"
+
+
 def test_unified_ids_keep_one_area_and_span_releases(catalog):
     for feature_id, area in UNIFIED_IDS.items():
         found = [(r.version, f.area) for r in catalog.releases for f in r.features if f.id == feature_id]
