@@ -364,10 +364,11 @@ def compat_matrix(catalog: Catalog, lang: str, href, evidence: dict | None = Non
     options = {key: sorted({v for _, values in rows for v in values[key]}, key=_sort_key, reverse=True) for key in ("python", "cuda", "torchvision")}
     out = ['<form class="compat-filters" id="compat-filters" data-target="compat-table">']
     for key in ("python", "cuda", "torchvision"):
-        out.append(f'<label for="compat-{key}">{esc(t["filter_" + key])}</label>')
+        # A label and its select stay together on a line (a phone wraps the pairs, not a label from its select).
+        out.append(f'<span class="filter-pair"><label for="compat-{key}">{esc(t["filter_" + key])}</label>')
         out.append(f'<select id="compat-{key}" name="{key}" data-filter="{key}"><option value="">{esc(t["filter_any"])}</option>')
         out += [f'<option value="{esc(v)}">{esc(v)}</option>' for v in options[key]]
-        out.append("</select>")
+        out.append("</select></span>")
     out.append(f'<button type="reset" class="md-button">{esc(t["filter_reset"])}</button>')
     out.append("</form>")
     out.append(f'<p class="compat-count" id="compat-count" aria-live="polite" data-template="{esc(t["filter_count"])}">{esc(t["filter_count"].format(shown=len(rows), total=len(rows)))}</p>')

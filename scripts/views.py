@@ -295,8 +295,8 @@ def compare(catalog: Catalog, lang: str, href) -> str:
     return "\n".join(
         [
             '<form class="compare-form" id="compare-form">',
-            f'<label for="compare-from">{esc(t["compare_from"])}</label> <select id="compare-from" name="from">{options(default_from)}</select> ',
-            f'<label for="compare-to">{esc(t["compare_to"])}</label> <select id="compare-to" name="to">{options(default_to)}</select> ',
+            f'<span class="filter-pair"><label for="compare-from">{esc(t["compare_from"])}</label> <select id="compare-from" name="from">{options(default_from)}</select></span> ',
+            f'<span class="filter-pair"><label for="compare-to">{esc(t["compare_to"])}</label> <select id="compare-to" name="to">{options(default_to)}</select></span> ',
             f'<button type="submit" class="md-button md-button--primary">{esc(t["compare_button"])}</button>',
             "</form>",
             f"<noscript><p>{esc(t['compare_noscript'])}</p></noscript>",

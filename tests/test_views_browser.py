@@ -58,6 +58,23 @@ def test_compatibility_matrix_fits_a_phone_and_a_combined_filter_can_be_empty(pl
         log.assert_clean()
 
 
+@pytest.mark.parametrize("path", ["en/compatibility/", "compatibility/", "en/compare/", "compare/"])
+def test_on_a_phone_each_filter_label_stays_beside_its_select(playwright_instance, served_site, path):
+    from browser import browser_page
+
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+        page.goto(served_site + path)
+        pairs = page.eval_on_selector_all(
+            ".md-content form label[for]",
+            """labels => labels.map(l => {
+                const a = l.getBoundingClientRect(), b = document.getElementById(l.htmlFor).getBoundingClientRect();
+                return [l.htmlFor, a.top < b.bottom && b.top < a.bottom, a.right <= b.left];
+            })""",
+        )
+        assert len(pairs) >= 2 and all(same_line and before for _, same_line, before in pairs), pairs
+        log.assert_clean()
+
+
 @pytest.mark.parametrize("lang, pair", [("zh", ("1.13", "2.6")), ("en", ("2.0", "2.14")), ("en", ("2.9", "1.0"))])
 def test_upgrade_picker_lists_what_the_catalog_says(playwright_instance, served_site, catalog, lang, pair):
     from browser import browser_page
