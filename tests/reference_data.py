@@ -72,6 +72,21 @@ LABEL_TRAPS = {
     ("0.4", "*"): "unlabeled",
 }
 
+# How a post attaches a label, applied the same way in every release: its own classification (a tag, a
+# heading, a column of its summary table) decides; a sentence decides only for a feature the post files
+# nowhere else. (version, feature id) -> label.
+LABELS_BY_RULE = {
+    ("1.7", "custom-cpp-classes"): "Stable",  # no heading; "several features moved to stable including custom C++ Classes"
+    ("1.7", "memory-profiler"): "Stable",  # the same sentence
+    ("1.8", "nccl-async-error-handling"): "Stable",  # no heading; "Stable level async error/timeout handling"
+    ("1.8", "rpc-profiling"): "Stable",  # no heading; "stable support for RPC based profiling"
+    ("1.7", "rpc-profiling"): "Beta",  # heading "[Beta] Enhancements to RPC-based Profiling"
+    # the summary table files it under "Performance Improvements", not its Beta column; the prose's "beta BF16
+    # symbolic shape support" is an adjective, shown in the row's note
+    ("2.4", "inductor-cpu-bf16-dynamic-shapes"): "unlabeled",
+    ("2.4", "aarch64-performance"): "unlabeled",  # the same column
+}
+
 # One id, one feature: ids an audit found naming two different things, and where each thing lives now.
 ID_TRAPS = {
     # 1.13's "mps-backend" was the native Apple silicon builds; the MPS backend itself became Beta in 2.0.

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from conftest import FIXTURES, ROOT
-from reference_data import ID_TRAPS, LABEL_TRAPS, OFFICIAL, PAIRINGS, UNIFIED_IDS, UPGRADE_1_13_TO_2_6
+from reference_data import ID_TRAPS, LABEL_TRAPS, LABELS_BY_RULE, OFFICIAL, PAIRINGS, UNIFIED_IDS, UPGRADE_1_13_TO_2_6
 from scripts.compat_views import install_box, pip_commands
 from scripts.history import status_today
 from scripts.releases import ReleaseDataError, load_catalog
@@ -62,6 +62,13 @@ def test_labels_the_post_does_not_print_stay_out(catalog, trap):
         assert set(features.values()) == {LABEL_TRAPS[trap]}, f"{version}: {features}"
     else:
         assert features.get(feature_id) == LABEL_TRAPS[trap]
+
+
+@pytest.mark.parametrize("case", list(LABELS_BY_RULE), ids=lambda c: f"{c[0]}-{c[1]}")
+def test_the_label_rule_is_the_same_in_every_release(catalog, case):
+    version, feature_id = case
+    features = {f.id: f.maturity for f in catalog.by_version()[version].features}
+    assert features.get(feature_id) == LABELS_BY_RULE[case]
 
 
 @pytest.mark.parametrize("trap", list(ID_TRAPS), ids=lambda t: f"{t[0]}-{t[1]}")
