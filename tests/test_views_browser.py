@@ -75,6 +75,23 @@ def test_on_a_phone_each_filter_label_stays_beside_its_select(playwright_instanc
         log.assert_clean()
 
 
+@pytest.mark.parametrize("path", ["releases/2.6/", "en/releases/1.5/"])
+def test_on_a_phone_every_install_command_is_whole_on_screen(playwright_instance, served_site, path):
+    from browser import browser_page
+
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+        page.goto(served_site + path)
+        tabs = page.locator("h2#install ~ .tabbed-set > .tabbed-labels > label")
+        assert tabs.count() >= 3
+        for index in range(tabs.count()):
+            tabs.nth(index).click()
+            code = page.locator("h2#install ~ .tabbed-set .tabbed-block").nth(index).locator("pre > code")
+            fits = code.evaluate("c => c.scrollWidth <= c.clientWidth && c.getBoundingClientRect().right <= innerWidth")
+            assert fits, f"{path} tab {index}: {code.inner_text()}"
+            assert "\n" not in code.inner_text().strip(), "the copied command stays one line"
+        log.assert_clean()
+
+
 @pytest.mark.parametrize("lang, pair", [("zh", ("1.13", "2.6")), ("en", ("2.0", "2.14")), ("en", ("2.9", "1.0"))])
 def test_upgrade_picker_lists_what_the_catalog_says(playwright_instance, served_site, catalog, lang, pair):
     from browser import browser_page
