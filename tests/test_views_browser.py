@@ -58,6 +58,25 @@ def test_compatibility_matrix_fits_a_phone_and_a_combined_filter_can_be_empty(pl
         log.assert_clean()
 
 
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_compatibility_notes_stay_inside_their_cell(playwright_instance, served_site, viewport):
+    from browser import browser_page
+
+    with browser_page(playwright_instance, viewport=viewport) as (page, log):
+        page.goto(served_site + "en/compatibility/")
+        outside = page.eval_on_selector_all(
+            "#compat-table details.claim-note > summary",
+            """summaries => summaries.filter(s => {
+                const cell = s.closest('td').getBoundingClientRect(), own = s.getBoundingClientRect();
+                const padding = parseFloat(getComputedStyle(s.closest('td')).paddingLeft);
+                return own.left < cell.left + padding - 0.5;
+            }).map(s => s.closest('tr').querySelector('th').innerText)""",
+        )
+        assert page.locator("#compat-table details.claim-note").count() > 20
+        assert outside == [], f"notes pulled out of their cell in rows {outside[:5]}"
+        log.assert_clean()
+
+
 @pytest.mark.parametrize("path", ["en/compatibility/", "compatibility/", "en/compare/", "compare/"])
 def test_on_a_phone_each_filter_label_stays_beside_its_select(playwright_instance, served_site, path):
     from browser import browser_page
