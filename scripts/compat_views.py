@@ -421,8 +421,9 @@ UI["zh"].update(
         "eos_col_last": "最后支持的版本",
         "eos_col_change": "变化出现在",
         "eos_current": "至今仍支持（{version}）",
-        "eos_python_intro": "官方二进制包支持过的每个 Python 版本：从哪个 PyTorch 版本开始支持，最后支持到哪个版本（之后的版本停止支持、不再提供）。数据来自各版本的兼容性信息；实验性构建也算在内。",
-        "eos_cuda_intro": "官方 pip/conda 二进制包提供过的每个 CUDA 版本：首个和最后一个提供它的 PyTorch 版本，其后不再提供（稳定与实验性构建都算在内）。",
+        "eos_other_sources": "⚠ {version}（另据：{sources}）",
+        "eos_python_intro": "官方二进制包支持过的每个 Python 版本：从哪个 PyTorch 版本开始支持，最后支持到哪个版本（之后的版本停止支持、不再提供）。数据来自各版本的兼容性信息；实验性构建也算在内。标 ⚠ 的是只有另一来源才算入的版本，链接到兼容性矩阵中并列各方说法的那一行。",
+        "eos_cuda_intro": "官方 pip/conda 二进制包提供过的每个 CUDA 版本：首个和最后一个提供它的 PyTorch 版本，其后不再提供（稳定与实验性构建都算在内）。标 ⚠ 的是只有另一来源才算入的版本，链接到兼容性矩阵中并列各方说法的那一行。",
         "eos_platform_intro": "资料记载的其他支持终止：",
         "cadence": "本站收录的 {count} 个小版本中，{first} 到 {last} 之间平均每 {days} 天发布一个小版本；最近四个版本的间隔是 {recent} 天。",
         "plan": "计划（不是事实）：RELEASE.md 的发布日程（第三方副本 ◆）把 PyTorch {version} 排在 {date}。",
@@ -440,8 +441,9 @@ UI["en"].update(
         "eos_col_last": "Last release",
         "eos_col_change": "Changed in",
         "eos_current": "still supported ({version})",
-        "eos_python_intro": "Every Python version the official binaries supported: the first PyTorch release that supported it and the last one before support was dropped (from each release's compatibility data; experimental builds count).",
-        "eos_cuda_intro": "Every CUDA version the official pip/conda binaries offered: the first and the last release that shipped it, after which it was dropped (stable and experimental builds count).",
+        "eos_other_sources": "⚠ {version} according to {sources}",
+        "eos_python_intro": "Every Python version the official binaries supported: the first PyTorch release that supported it and the last one before support was dropped (from each release's compatibility data; experimental builds count). ⚠ marks a release that only a disagreeing source counts, linked to its row of the compatibility matrix, where the claims stand side by side.",
+        "eos_cuda_intro": "Every CUDA version the official pip/conda binaries offered: the first and the last release that shipped it, after which it was dropped (stable and experimental builds count). ⚠ marks a release that only a disagreeing source counts, linked to its row of the compatibility matrix, where the claims stand side by side.",
         "eos_platform_intro": "Other ends of support our sources record:",
         "cadence": "Across the {count} minor releases covered here, {first} to {last}, a minor release shipped every {days} days on average; the last four came {recent} days apart.",
         "plan": "Plan, not fact: RELEASE.md's release schedule (third-party copy ◆) puts PyTorch {version} on {date}.",
@@ -466,6 +468,35 @@ def support_ranges(catalog: Catalog, field: str) -> list[tuple[str, Release, Rel
     return sorted(((v, first[v], last[v]) for v in first), key=lambda item: _sort_key(item[0]), reverse=True)
 
 
+def _other_sources(item: tuple[Release, tuple[str, ...]], lang: str, href) -> str:
+    """"⚠ 2.12 according to …": a release only a disagreeing source counts, linked to its matrix row, where
+    the claims stand side by side with their notes."""
+    release, sources = item
+    names = ("、" if lang == "zh" else ", ").join(SOURCES[s][lang] for s in sources)
+    row = f"compat-{release.version.replace('.', '-')}"
+    target = href.view("compatibility", row)
+    text = UI[lang]["eos_other_sources"].format(sources=esc(names), version=f'<a href="{esc(target)}">{esc(release.version)}</a>')
+    return f'<span class="claim-conflict support-disputed" data-disputed="{esc(release.version)}">{text}</span>'
+
+
+def disputed_support(catalog: Catalog, field: str) -> dict[str, list[tuple[Release, tuple[str, ...]]]]:
+    """Releases where only a disagreeing claim lists a Python/CUDA version: {version: [(release, sources)]},
+    oldest first. The support table shows them beside the tables' range instead of silently dropping them."""
+    disputed: dict[str, list[tuple[Release, tuple[str, ...]]]] = {}
+    for release in reversed(catalog.releases):  # oldest first
+        if release.compat is None:
+            continue
+        shown = {v for claim in release.compat.primary(field) for v in claim.values + claim.experimental}
+        others: dict[str, list[str]] = {}
+        for _, claim in release.compat.conflicts(field):
+            for value in set(claim.values + claim.experimental) - shown:
+                others.setdefault(value, [])
+                others[value] += [s for s in claim.sources if s not in others[value]]
+        for value, sources in others.items():
+            disputed.setdefault(value, []).append((release, tuple(sources)))
+    return disputed
+
+
 def support_timeline(catalog: Catalog, lang: str, href, evidence: dict | None = None) -> str:
     t = UI[lang]
     newest = catalog.releases[0]
@@ -478,11 +509,19 @@ def support_timeline(catalog: Catalog, lang: str, href, evidence: dict | None = 
     for field, title, intro in (("python", "eos_python", "eos_python_intro"), ("cuda", "eos_cuda", "eos_cuda_intro")):
         out += [f'<h2 id="{field}">{esc(t[title])}</h2>', f"<p>{esc(t[intro])}</p>", f'<table class="support-table" id="support-{field}">']
         out.append(f'<thead><tr><th scope="col">{esc(t["eos_col_what"])}</th><th scope="col">{esc(t["eos_col_first"])}</th><th scope="col">{esc(t["eos_col_last"])}</th></tr></thead><tbody>')
+        disputed = disputed_support(catalog, field)
         for value, first, last in support_ranges(catalog, field):
             label = f"Python {value}" if field == "python" else f"CUDA {value}"
             ended = last is not newest
             last_cell = link(last, "install") if ended else esc(t["eos_current"].format(version=newest.version))
-            out.append(f'<tr data-{field}="{esc(value)}" data-last="{esc(last.version)}"><th scope="row">{esc(label)}</th><td>{link(first, "install")}</td><td>{last_cell}</td></tr>')
+            earlier = [(r, src) for r, src in disputed.get(value, []) if version_key(r.version) < version_key(first.version)]
+            later = [(r, src) for r, src in disputed.get(value, []) if version_key(r.version) > version_key(last.version)]
+            first_cell = link(first, "install") + (_other_sources(earlier[0], lang, href) if earlier else "")
+            last_cell += _other_sources(later[-1], lang, href) if later else ""
+            out.append(
+                f'<tr data-{field}="{esc(value)}" data-last="{esc(last.version)}"><th scope="row">{esc(label)}</th>'
+                f"<td>{first_cell}</td><td>{last_cell}</td></tr>"
+            )
         out.append("</tbody></table>")
     out += [f'<h2 id="platforms">{esc(t["eos_platforms"])}</h2>', f"<p>{esc(t['eos_platform_intro'])}</p>", '<table class="support-table" id="support-platforms">']
     out.append(f'<thead><tr><th scope="col">{esc(t["eos_col_what"])}</th><th scope="col">{esc(t["eos_col_last"])}</th><th scope="col">{esc(t["eos_col_change"])}</th></tr></thead><tbody>')

@@ -107,6 +107,47 @@ def test_lifecycle_filter_offers_every_area_in_use(built_site, catalog):
     assert options == [a for a in AREAS if any(f.area == a for r in catalog.releases for f in r.features)]
 
 
+# --- end of support -------------------------------------------------------------------------------------
+
+# Last release per the tables (RELEASE.md and the library tables), and where a disagreeing source (PyPI's
+# wheels, a library's table) counts one more release: it is shown beside the range, never silently dropped.
+SUPPORT_ENDS_BY_TABLES = {
+    ("python", "2.7"): ("1.4", "1.5"),
+    ("python", "3.7"): ("1.13", None),
+    ("python", "3.8"): ("2.4", "2.5"),
+    ("python", "3.13t"): ("2.8", "2.12"),
+    ("cuda", "10.2"): ("1.11", "1.12"),
+}
+PLATFORM_ENDS = {"macos-x86": "2.2", "conda": "2.5"}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_support_timeline_gives_last_releases_and_shows_what_other_sources_say(built_site, lang):
+    page = f"{LANG_PREFIX[lang]}support/"
+    soup = soup_of(built_site, page)
+    for (field, value), (last, disputed) in SUPPORT_ENDS_BY_TABLES.items():
+        row = soup.select_one(f'#support-{field} tr[data-{field}="{value}"]')
+        assert row["data-last"] == last, (field, value)
+        shown = row.select_one(".support-disputed")
+        assert (shown["data-disputed"] if shown else None) == disputed, (field, value)
+        if shown:
+            path, fragment = shown.a["href"].split("#")
+            assert resolve(page, path) == f"{LANG_PREFIX[lang]}compatibility/"
+            assert soup_of(built_site, resolve(page, path)).find(id=fragment) is not None
+    for ends, last in PLATFORM_ENDS.items():
+        assert soup.select_one(f'#support-platforms tr[data-ends="{ends}"]')["data-last"] == last
+
+
+def test_a_disagreeing_claim_alone_never_moves_the_range(catalog):
+    from scripts.compat_views import disputed_support, support_ranges
+
+    ranges = {value: (first.version, last.version) for value, first, last in support_ranges(catalog, "python")}
+    disputed = disputed_support(catalog, "python")
+    assert ranges["3.13t"] == ("2.6", "2.8") and [r.version for r, _ in disputed["3.13t"]] == ["2.9", "2.10", "2.11", "2.12"]
+    assert all("PyPI" in sources for _, sources in disputed["3.13t"])
+    assert ranges["3.10"][0] == "1.11" and disputed["3.10"][0][0].version == "1.10"
+
+
 # --- topics ---------------------------------------------------------------------------------------------
 
 

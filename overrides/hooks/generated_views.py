@@ -42,6 +42,16 @@ def _href_factory(page, files):
         url = get_relative_url(target.url, page.url)
         return f"{url}#{anchor}" if anchor else url
 
+    def view(name, anchor=None):
+        """URL from this page to the view `name` (e.g. "compatibility") in this page's language."""
+        src = f"{name}.md" if language_of(Path(page.file.src_uri)) == "zh" else f"{name}.en.md"
+        target = files.get_file_from_path(src)
+        if target is None:
+            raise PluginError(f"{page.file.src_uri}: no built page for {src}")
+        url = get_relative_url(target.url, page.url)
+        return f"{url}#{anchor}" if anchor else url
+
+    href.view = view
     return href
 
 
