@@ -339,6 +339,11 @@ def claims_cell(release: Release, field: str, lang: str) -> str:
     return '<ul class="claims">' + "".join(items) + "</ul>"
 
 
+def matrix_row_id(version: str) -> str:
+    """The id of a release's row in the compatibility matrix (other views link to it)."""
+    return f"compat-{version.replace('.', '-')}"
+
+
 def _filter_values(release: Release) -> dict[str, list[str]]:
     compat = release.compat
     if compat is None:
@@ -380,7 +385,7 @@ def compat_matrix(catalog: Catalog, lang: str, href, evidence: dict | None = Non
     for release, values in rows:
         page = release.pages[lang]
         data = " ".join(f'data-{key}="{esc(" ".join(v))}"' for key, v in values.items())
-        out.append(f'<tr id="compat-{release.version.replace(".", "-")}" data-version="{esc(release.version)}" {data}>')
+        out.append(f'<tr id="{matrix_row_id(release.version)}" data-version="{esc(release.version)}" {data}>')
         out.append(f'<th scope="row" data-label="{esc(t["col_release"])}"><a href="{esc(href(page, "install"))}">{esc(release.version)}</a> <span class="compat-date">{page.date_iso}</span></th>')
         for col in COLUMNS:
             out.append(f'<td data-label="{esc(t["col_" + col])}">{claims_cell(release, col, lang)}</td>')
@@ -422,8 +427,9 @@ UI["zh"].update(
         "eos_col_change": "变化出现在",
         "eos_current": "至今仍支持（{version}）",
         "eos_other_sources": "⚠ {version}（另据：{sources}）",
-        "eos_python_intro": "官方二进制包支持过的每个 Python 版本：从哪个 PyTorch 版本开始支持，最后支持到哪个版本（之后的版本停止支持、不再提供）。数据来自各版本的兼容性信息；实验性构建也算在内。标 ⚠ 的是只有另一来源才算入的版本，链接到兼容性矩阵中并列各方说法的那一行。",
-        "eos_cuda_intro": "官方 pip/conda 二进制包提供过的每个 CUDA 版本：首个和最后一个提供它的 PyTorch 版本，其后不再提供（稳定与实验性构建都算在内）。标 ⚠ 的是只有另一来源才算入的版本，链接到兼容性矩阵中并列各方说法的那一行。",
+        "eos_disputed": "标 ⚠ 的是只有另一来源才算入的版本，链接到兼容性矩阵中并列各方说法的那一行。",
+        "eos_python_intro": "官方二进制包支持过的每个 Python 版本：从哪个 PyTorch 版本开始支持，最后支持到哪个版本（之后的版本停止支持、不再提供）。数据来自各版本的兼容性信息；实验性构建也算在内。{disputed}",
+        "eos_cuda_intro": "官方 pip/conda 二进制包提供过的每个 CUDA 版本：首个和最后一个提供它的 PyTorch 版本，其后不再提供（稳定与实验性构建都算在内）。{disputed}",
         "eos_platform_intro": "资料记载的其他支持终止：",
         "cadence": "本站收录的 {count} 个小版本中，{first} 到 {last} 之间平均每 {days} 天发布一个小版本；最近四个版本的间隔是 {recent} 天。",
         "plan": "计划（不是事实）：RELEASE.md 的发布日程（第三方副本 ◆）把 PyTorch {version} 排在 {date}。",
@@ -442,8 +448,9 @@ UI["en"].update(
         "eos_col_change": "Changed in",
         "eos_current": "still supported ({version})",
         "eos_other_sources": "⚠ {version} according to {sources}",
-        "eos_python_intro": "Every Python version the official binaries supported: the first PyTorch release that supported it and the last one before support was dropped (from each release's compatibility data; experimental builds count). ⚠ marks a release that only a disagreeing source counts, linked to its row of the compatibility matrix, where the claims stand side by side.",
-        "eos_cuda_intro": "Every CUDA version the official pip/conda binaries offered: the first and the last release that shipped it, after which it was dropped (stable and experimental builds count). ⚠ marks a release that only a disagreeing source counts, linked to its row of the compatibility matrix, where the claims stand side by side.",
+        "eos_disputed": "⚠ marks a release that only a disagreeing source counts, linked to its row of the compatibility matrix, where the claims stand side by side.",
+        "eos_python_intro": "Every Python version the official binaries supported: the first PyTorch release that supported it and the last one before support was dropped (from each release's compatibility data; experimental builds count). {disputed}",
+        "eos_cuda_intro": "Every CUDA version the official pip/conda binaries offered: the first and the last release that shipped it, after which it was dropped (stable and experimental builds count). {disputed}",
         "eos_platform_intro": "Other ends of support our sources record:",
         "cadence": "Across the {count} minor releases covered here, {first} to {last}, a minor release shipped every {days} days on average; the last four came {recent} days apart.",
         "plan": "Plan, not fact: RELEASE.md's release schedule (third-party copy ◆) puts PyTorch {version} on {date}.",
@@ -473,8 +480,7 @@ def _other_sources(item: tuple[Release, tuple[str, ...]], lang: str, href) -> st
     the claims stand side by side with their notes."""
     release, sources = item
     names = ("、" if lang == "zh" else ", ").join(SOURCES[s][lang] for s in sources)
-    row = f"compat-{release.version.replace('.', '-')}"
-    target = href.view("compatibility", row)
+    target = href.view("compatibility", matrix_row_id(release.version))
     text = UI[lang]["eos_other_sources"].format(sources=esc(names), version=f'<a href="{esc(target)}">{esc(release.version)}</a>')
     return f'<span class="claim-conflict support-disputed" data-disputed="{esc(release.version)}">{text}</span>'
 
@@ -507,7 +513,7 @@ def support_timeline(catalog: Catalog, lang: str, href, evidence: dict | None = 
 
     out = []
     for field, title, intro in (("python", "eos_python", "eos_python_intro"), ("cuda", "eos_cuda", "eos_cuda_intro")):
-        out += [f'<h2 id="{field}">{esc(t[title])}</h2>', f"<p>{esc(t[intro])}</p>", f'<table class="support-table" id="support-{field}">']
+        out += [f'<h2 id="{field}">{esc(t[title])}</h2>', f"<p>{esc(t[intro].format(disputed=t['eos_disputed']))}</p>", f'<table class="support-table" id="support-{field}">']
         out.append(f'<thead><tr><th scope="col">{esc(t["eos_col_what"])}</th><th scope="col">{esc(t["eos_col_first"])}</th><th scope="col">{esc(t["eos_col_last"])}</th></tr></thead><tbody>')
         disputed = disputed_support(catalog, field)
         for value, first, last in support_ranges(catalog, field):

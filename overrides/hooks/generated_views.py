@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
-from scripts.releases import AREAS, cached_catalog, language_of  # noqa: E402
+from scripts.releases import AREAS, cached_catalog, language_of, page_file_name  # noqa: E402
 from scripts.compat_views import compat_matrix, support_timeline  # noqa: E402
 from scripts.verify_compat import EVIDENCE_FILE, load_evidence  # noqa: E402
 from scripts.views import compare, lifecycle, topic  # noqa: E402
@@ -33,23 +33,22 @@ def _evidence(config):
 
 
 def _href_factory(page, files):
-    """URLs from this page to release pages, taken from MkDocs' file table (right online and offline)."""
+    """URLs from this page to release pages, and to the views in this page's language (`href.view`), taken
+    from MkDocs' file table (right online and offline)."""
+
+    def url_to(src_uri, anchor=None):
+        target = files.get_file_from_path(src_uri)
+        if target is None:
+            raise PluginError(f"{page.file.src_uri}: no built page for {src_uri}")
+        url = get_relative_url(target.url, page.url)
+        return f"{url}#{anchor}" if anchor else url
 
     def href(release_page, anchor=None):
-        target = files.get_file_from_path(release_page.src_uri)
-        if target is None:
-            raise PluginError(f"{page.file.src_uri}: no built page for {release_page.src_uri}")
-        url = get_relative_url(target.url, page.url)
-        return f"{url}#{anchor}" if anchor else url
+        return url_to(release_page.src_uri, anchor)
 
     def view(name, anchor=None):
-        """URL from this page to the view `name` (e.g. "compatibility") in this page's language."""
-        src = f"{name}.md" if language_of(Path(page.file.src_uri)) == "zh" else f"{name}.en.md"
-        target = files.get_file_from_path(src)
-        if target is None:
-            raise PluginError(f"{page.file.src_uri}: no built page for {src}")
-        url = get_relative_url(target.url, page.url)
-        return f"{url}#{anchor}" if anchor else url
+        """URL to the view `name` (e.g. "compatibility") in this page's language."""
+        return url_to(page_file_name(name, language_of(Path(page.file.src_uri))), anchor)
 
     href.view = view
     return href
