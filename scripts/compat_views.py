@@ -191,7 +191,9 @@ def install_box(release: Release, lang: str) -> str:
         return "\n".join(lines + [f'<p class="install-note">{esc(t["no_pip"].format(version=release.version))}</p>', ""])
     if not patches:
         return ""
-    patch = patches[-1]
+    absent = release.compat.not_on_pypi if release.compat else ()
+    # The newest patch pip can install: one PyPI never had (1.8.2 LTS) would fail as a plain `pip install`.
+    patch = ([p for p in patches if p not in absent] or patches)[-1]
     lines += [f'<p class="install-intro">{esc(t["install_intro"].format(patch=patch))}</p>', ""]
     python = release.compat.versions("python", patch=patch) if release.compat else []
     lines += [f'<p class="install-python">{esc(t["python_line"].format(python=python_summary(python))) if python else esc(t["no_python"])}</p>', ""]
@@ -216,8 +218,7 @@ def install_box(release: Release, lang: str) -> str:
     elif version_key(patch) < (1, 5, 1):
         lines += [f'<p class="install-note">{esc(t["conda_gone"])}</p>', ""]
     if len(patches) > 1:
-        lines += [f'<p class="install-note">{esc(t["other_patches"].format(patches=", ".join(patches[:-1])))}</p>', ""]
-    absent = release.compat.not_on_pypi if release.compat else ()
+        lines += [f'<p class="install-note">{esc(t["other_patches"].format(patches=", ".join(p for p in patches if p != patch)))}</p>', ""]
     if absent:
         lines += [f'<p class="install-note">{esc(t["not_on_pypi"].format(patches=", ".join(absent)))}</p>', ""]
     lines += [f'<p class="install-source">{esc(t["source"])}</p>', ""]

@@ -165,7 +165,19 @@ def test_every_release_since_1_0_has_an_install_box(catalog):
             box = install_box(release, lang)
             assert "{ #install }" in box, release.version
             if tuple(map(int, release.version.split("."))) >= (1, 0):
-                assert f"pip install torch=={release.patches[-1]}" in box, release.version
+                on_pypi = [p for p in release.patches if p not in release.compat.not_on_pypi]
+                assert f"pip install torch=={on_pypi[-1]}" in box, release.version
+
+
+def test_every_plain_pip_command_pins_a_torch_that_pypi_has(catalog):
+    # 1.8.2 (LTS) was never on PyPI: `pip install torch==1.8.2` fails, so the box offers 1.8.1 and says why.
+    on_pypi = set(load_evidence(ROOT / "docs" / EVIDENCE_FILE)["torch"])
+    for release in catalog.releases:
+        for line in install_box(release, "en").splitlines():
+            command = line.strip()
+            if command.startswith("pip install torch==") and "download.pytorch.org" not in command:
+                pinned = command.split()[2].split("==")[1]
+                assert pinned in on_pypi, f"{release.version}: {command}"
 
 
 def test_upgrade_from_1_13_to_2_6_lists_the_famous_three_once_in_order(catalog):
