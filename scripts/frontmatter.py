@@ -5,7 +5,11 @@ YAML is only *composed* here (nodes with positions), never constructed into Pyth
 
 - a value keeps its text as written (`version: 2.10` stays "2.10", dates stay strings until checked);
 - an explicit tag (`title: !custom "x"`) or an alias/anchor is refused instead of silently changing what a
-  field means (MkDocs would otherwise render the whole front matter as page text);
+  field means (MkDocs would otherwise render the whole front matter as page text). Anchors and aliases are
+  found in the token stream, before anything is composed: nine short lines of aliases to aliases expand
+  into billions of nodes, and walking them would hang the build;
+- a value may not hold a code point XML 1.0 cannot carry (C0 controls but tab and newline, lone surrogates,
+  Unicode noncharacters such as U+FFFE): every text reaches the RSS feed, which would no longer be XML;
 - duplicate keys are found at any depth.
 
 Nothing here knows what a release is: `Reader` offers typed getters (one-line text, URL, list of strings …)
@@ -37,6 +41,14 @@ NEWLINE_RE = re.compile(r"[\n\r]")
 # A URL we are willing to put in an href: https, a real host, and only URL-safe characters (no quotes,
 # brackets, spaces or backslashes that could end an attribute or a Markdown link).
 URL_SAFE_RE = re.compile(r"^https://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9\-._~%!$&*+,;=:@/]*)?(\?[A-Za-z0-9\-._~%!$&*+,;=:@/?]*)?(#[A-Za-z0-9\-._~%!$&*+,;=:@/?]*)?$")
+# Code points an XML 1.0 document cannot hold (the feeds are XML): C0 controls other than tab, LF and CR;
+# surrogates (only lone ones survive decoding); and the noncharacters U+FDD0-U+FDEF and U+xFFFE/U+xFFFF of
+# every plane, which YAML's "\uFFFE" escapes let through though its reader refuses them written raw.
+NOT_XML_CHARACTERS_RE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(17))
+    + "]"
+)
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$")
 
 
@@ -118,23 +130,36 @@ def _walk(node: yaml.Node):
 _COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _alias_lines(root: yaml.Node) -> list[int]:
-    """Lines of aliases (*name): a composed alias is the very node object its anchor made, met twice."""
-    seen: set[int] = set()
-    lines = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            lines.append(node.start_mark.line)
+def _anchor_and_alias_problems(front: str, shown: str, offset: int) -> list[Problem]:
+    """Anchors (&name) and aliases (*name), found by scanning tokens: nothing is composed or expanded, so
+    an alias bomb costs as little as its text. Malformed YAML is left to the composer, which names its line."""
+    if "&" not in front and "*" not in front:
+        return []  # neither can be written without its sign: most pages need no second pass
+    problems = []
+    try:
+        for token in yaml.scan(front, Loader=_COMPOSER):
+            if isinstance(token, yaml.AliasToken):
+                problems.append(Problem(shown, offset + token.start_mark.line, f"YAML aliases (*{token.value}) are not allowed in front matter: write the value out"))
+            elif isinstance(token, yaml.AnchorToken):
+                problems.append(Problem(shown, offset + token.start_mark.line, f"YAML anchors (&{token.value}) are not allowed in front matter: write the value out"))
+    except yaml.YAMLError:
+        pass
+    return problems
+
+
+def _code_point_problems(root: yaml.Node, shown: str, offset: int) -> list[Problem]:
+    """Every scalar (field names too) holding a code point XML cannot carry, at the line that holds it."""
+    problems = []
+    for node in _walk(root):
+        if not isinstance(node, yaml.ScalarNode):
             continue
-        seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                stack += [key, value]
-        elif isinstance(node, yaml.SequenceNode):
-            stack += node.value
-    return sorted(lines)
+        bad = NOT_XML_CHARACTERS_RE.search(node.value)
+        if bad:
+            line = offset + node.start_mark.line
+            if node.style in ("|", ">"):  # a block scalar's text starts on the line after its indicator
+                line += 1 + node.value.count("\n", 0, bad.start())
+            problems.append(Problem(shown, line, f"U+{ord(bad.group()):04X} is not allowed in front matter (a control character, noncharacter or lone surrogate that XML, and so the feed, cannot carry): remove it"))
+    return problems
 
 
 def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatter | None, list[Problem]]:
@@ -148,6 +173,9 @@ def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatt
         return None, [Problem(shown, 1, "front matter is not closed: add a '---' line after it")]
     front, body, body_line = split
     offset = 2
+    refused = _anchor_and_alias_problems(front, shown, offset)
+    if refused:
+        return None, refused
     loader = _COMPOSER(front)
     try:
         try:
@@ -167,7 +195,7 @@ def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatt
         return FrontMatter(None, body, body_line, offset), []
     if not isinstance(root, yaml.MappingNode):
         return None, [Problem(shown, offset + root.start_mark.line, "malformed front matter: expected 'key: value' lines")]
-    problems = [Problem(shown, offset + line, "YAML aliases (*name) are not allowed in front matter: write the value out") for line in _alias_lines(root)]
+    problems = _code_point_problems(root, shown, offset)
     for node in _walk(root):
         if node.tag not in STANDARD_TAGS:
             problems.append(Problem(shown, offset + node.start_mark.line, f"unknown YAML tag '{node.tag}': front matter values are plain text, lists and mappings"))

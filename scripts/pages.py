@@ -1,8 +1,13 @@
 """Checks on every file under docs/, not only release pages: what could publish something wrong or unsafe.
 
-- **Links that leave the repository.** MkDocs follows symbolic links and publishes what they point at:
-  `docs/env.txt -> /proc/self/environ` would put the build environment (a deploy token included) into the
-  site and the offline zip. A link whose target is outside the project, dangling, or a loop is refused.
+- **Links that leave the repository or reach `.git`.** MkDocs follows symbolic links and publishes what they
+  point at: `docs/env.txt -> /proc/self/environ` would put the build environment (a deploy token included)
+  into the site and the offline zip, and `docs/x.txt -> ../.git/config` the token the deploy checkout writes
+  there. A link whose target is outside the project, inside or holding a `.git`, dangling, or a loop is
+  refused, and so is anything named `.git` under docs/.
+- **Files published as they are that could run script in the site's origin**: an SVG file must pass the
+  same allowlist as inline SVG (scripts/html_policy.py: no script, event handler, link, animation or external
+  reference); HTML, XHTML and XSLT files are refused, and so is an XML file that names a style sheet.
 - **A folder named like a page** (`x.md/`) crashes MkDocs with a traceback; it is reported instead.
 - **Front matter of every page**, parsed as strictly as a release page's (unknown YAML tags, aliases,
   malformed YAML, non-UTF-8 bytes at their line); only the fields MkDocs/Material use here are allowed,
@@ -24,6 +29,7 @@ import re
 from pathlib import Path
 
 from scripts.frontmatter import Problem, Reader, parse_front_matter, read_page_text, shown_path
+from scripts.html_policy import source_line, svg_findings
 
 # Front matter fields a non-release page may use (MkDocs/Material meaning in brackets).
 PAGE_FIELDS = ("title", "description", "hide", "search")
@@ -37,10 +43,23 @@ MARKER_LINE_RE = re.compile(r"^\s*<!--\s*(?P<body>.*?)\s*-->\s*$")
 # What looks like a marker: lowercase words (with spaces, dashes or underscores), optionally "name: args".
 MARKERISH_RE = re.compile(r"^(?P<name>[a-z][a-z _-]{0,30}?)\s*(?::(?P<args>.*))?$")
 HOME_PAGES = ("index.md", "index.en.md")
+# Static files a browser would run as a document of the site: published verbatim by MkDocs, never checked.
+DOCUMENT_SUFFIXES = (".html", ".htm", ".xhtml", ".xht", ".shtml", ".xsl", ".xslt", ".svgz")
+XML_STYLESHEET_RE = re.compile(r"<\?xml-stylesheet", re.IGNORECASE)
+
+
+def _reaches_git(resolved: Path, root: Path) -> bool:
+    """Whether a link's target is inside a `.git` folder or is a folder holding one (the repository root)."""
+    if ".git" in resolved.relative_to(root).parts:
+        return True
+    return resolved.is_dir() and (resolved / ".git").exists()
 
 
 def unsafe_path_problem(path: Path, root: Path, shown: str) -> Problem | None:
-    """A problem if `path` is a symbolic link that is dangling, loops, or leads outside `root`."""
+    """A problem if `path` is named `.git`, or is a symbolic link that is dangling, loops, leads outside
+    `root` or reaches a `.git` folder."""
+    if path.name == ".git":
+        return Problem(shown, 1, "a '.git' entry under docs/ is refused: it could publish repository data and tokens")
     if not path.is_symlink():
         return None
     target = os.readlink(path)
@@ -50,18 +69,43 @@ def unsafe_path_problem(path: Path, root: Path, shown: str) -> Problem | None:
         return Problem(shown, 1, f"symbolic link to '{target}' points at nothing: remove it or make it a real file")
     except (RuntimeError, OSError):
         return Problem(shown, 1, f"symbolic link to '{target}' loops: remove it")
+    root = root.resolve()
     try:
-        resolved.relative_to(root.resolve())
+        resolved.relative_to(root)
     except ValueError:
         return Problem(shown, 1, f"symbolic link to '{target}' leads outside the repository: refused (it would publish that file)")
+    if resolved.is_dir() and path.parent.resolve().is_relative_to(resolved):
+        return Problem(shown, 1, f"symbolic link to '{target}' loops (it points at a folder that holds it): remove it")
+    if _reaches_git(resolved, root):
+        return Problem(shown, 1, f"symbolic link to '{target}' reaches the repository's .git folder: refused (it would publish it, and the deploy token it holds)")
     return None
 
 
+def published_file_problems(path: Path, shown: str) -> list[Problem]:
+    """Problems of a static file MkDocs copies into the site as it is, where it would run in the site's origin."""
+    name = path.name.lower()
+    if name.endswith(DOCUMENT_SUFFIXES):
+        return [Problem(shown, 1, "an HTML, XHTML, XSLT or compressed SVG file would be published as it is and could run script in the site's origin: write a Markdown page instead")]
+    if not name.endswith((".svg", ".xml")):
+        return []
+    text, problems = read_page_text(path, shown)
+    if text is None:
+        return problems
+    if name.endswith(".xml"):
+        match = XML_STYLESHEET_RE.search(text)
+        return [Problem(shown, text.count("\n", 0, match.start()) + 1, "an XML file may not name a style sheet (XSLT can run script)")] if match else []
+    lines = text.split("\n")
+    return [Problem(shown, source_line(finding, lines) or 1, f"SVG file: {finding}") for finding in svg_findings(text)]
+
+
 def _walk(docs_dir: Path, root: Path) -> tuple[list[Path], list[Problem]]:
-    """Every Markdown page (not hidden) under docs_dir, and the problems of links and odd entries."""
+    """Every Markdown page (not hidden) under docs_dir, and the problems of links, odd entries and files
+    published as they are."""
     pages: list[Path] = []
     problems: list[Problem] = []
-    for folder, dirs, files in os.walk(docs_dir, followlinks=False):
+    # Links are followed, as MkDocs follows them, once checked: a refused one is taken out of `dirs` before
+    # the walk could enter it, and a link to a folder holding it (the only way to make a cycle) is refused.
+    for folder, dirs, files in os.walk(docs_dir, followlinks=True):
         here = Path(folder)
         for name in sorted(dirs):
             path = here / name
@@ -80,6 +124,8 @@ def _walk(docs_dir: Path, root: Path) -> tuple[list[Path], list[Problem]]:
                 problems.append(unsafe)
             elif name.endswith(".md") and not name.startswith("."):
                 pages.append(path)
+            elif not name.startswith("."):
+                problems.extend(published_file_problems(path, shown_path(path)))
     return pages, problems
 
 

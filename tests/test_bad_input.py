@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -227,7 +228,7 @@ def test_symlink_inside_the_repository_is_allowed(fixture_project, tmp_path):
         ("source: https://pytorch.org/blog/pytorch-1.6-released/", "source: 'https://pytorch.org/\"onmouseover=\"alert(1)'", "it contains characters a link may not hold"),
         ("source: https://pytorch.org/blog/pytorch-1.6-released/", "source: https://pytorch.org/blog/[x](y)", "it contains characters a link may not hold"),
         ("source: https://pytorch.org/blog/pytorch-1.6-released/", "source: javascript:alert(1)", "expected an https:// link"),
-        ('summary: "用于测试的 1.6 页面"', 'summary: &s "用于测试的 1.6 页面"\ndescription: *s', "YAML aliases (*name) are not allowed"),
+        ('summary: "用于测试的 1.6 页面"', 'summary: &s "用于测试的 1.6 页面"\ndescription: *s', f"{RELEASE_16}:6: YAML aliases (*s) are not allowed"),
         ('      version: "0.7.0"', '      version: "0.7.0"\n      note: nowhere', "note 'nowhere' is not defined under compat.notes"),
         ('    - supported: ["3.6", "3.7", "3.8"]', '    - supported: ["3.6", "3.1O"]', "unknown Python version '3.1O'"),
         ('    - torch: ["1.6.0"]', '    - torch: ["1.6.9"]', "torch 1.6.9 is not a patch release of 1.6 listed in 'patches'"),
@@ -328,3 +329,129 @@ def test_every_problem_of_several_files_is_reported_in_one_run(fixture_project):
     (fixture_project / "docs/guide.md").write_text("# Guide\n\n<!-- time line -->\n", encoding="utf-8")
     output = refused(fixture_project, "3 problem(s) found")
     assert "is in the future" in output and "folder named like a page" in output and "unknown marker" in output
+
+
+# --- raw HTML in a page body: parsed as a browser parses it (issue 24) -------------------------------------
+
+# Each way found to run script, load from another host or cover the page, as a Markdown author would write
+# it, with what the build must say about its line. tests/test_html_policy.py shows each acting in Chromium.
+RAW_HTML_CASES = [
+    ('<script type="text/javascript" type="application/json">alert(2)</script>', "<script>"),
+    ('<noscript><p title="</noscript><img src=x onerror=alert(3)>"></noscript>', "<img onerror=…>"),
+    ('<xmp><p title="</xmp><img src=x onerror=alert(4)>"></xmp>', "<xmp>"),
+    ('<noembed><p title="</noembed><img src=x onerror=alert(5)>"></noembed>', "<noembed>"),
+    ('<textarea><p title="</textarea><img src=x onerror=alert(6)>"></textarea>', "<textarea>"),
+    ('<a href="jav&#x09;ascript:alert(7)">x</a>', "the URL scheme 'javascript:' is not allowed"),
+    ('<a href="java&Tab;script:alert(8)">x</a>', "the URL scheme 'javascript:' is not allowed"),
+    ('<svg><a><animate attributeName="href" values="javascript:alert(9)"/><text y="20">x</text></a></svg>', "<animate>"),
+    ('<span style="background:url(https://evil.example/bg.png)">x</span>', "<span style=…>"),
+    ('<svg><image href="https://evil.example/i.png"/></svg>', "<image>"),
+    ('<img srcset="https://evil.example/s.png 1x" alt="x">', "<img srcset=…>"),
+    ('<video poster="https://evil.example/p.png"></video>', "<video>"),
+    ('An overlay.\n{: style="position:fixed; top:0; left:0; width:100%; height:100%; z-index:99999" }', "<p style=…>"),
+    ("[x](jav&#x09;ascript:alert(10))", "the URL scheme 'javascript:' is not allowed"),
+    ("<svg/onload=alert(1)>", "<svg onload=…>"),  # last: the <svg> it opens would take in what follows
+]
+
+
+def test_raw_html_that_would_act_stops_the_build_at_its_line_even_quiet(fixture_project, tmp_path):
+    """One build with every case: each is named with the page's file and the line it was written on, by the
+    build's own error (MkDocs' warnings about odd links vanish under -q)."""
+    body = "\n\n".join(case for case, _ in RAW_HTML_CASES)
+    _edit(fixture_project, RELEASE_16, "测试页面。", f"测试页面。\n\n{body}\n")
+    lines = (fixture_project / RELEASE_16).read_text(encoding="utf-8").split("\n")
+    result = mkdocs_build(fixture_project, tmp_path / "out", "-q")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output, output
+    assert not (tmp_path / "out" / "index.html").exists()
+    reported = output.split("\n")
+    missing = []
+    for case, expected in RAW_HTML_CASES:
+        where = f"{RELEASE_16}:{next(i for i, text in enumerate(lines, 1) if text == case.split(chr(10))[-1])}: "
+        if not any(line.startswith(where) and expected in line for line in reported):
+            missing.append(where + expected)
+    assert missing == [], output
+
+
+# An SVG drawn by hand, as a chart would be: the allowlist's shapes and text, presentational attributes only.
+CHART = (
+    '<svg class="chart" viewBox="0 0 100 20" role="img" aria-label="chart" xmlns="http://www.w3.org/2000/svg" focusable="false">'
+    '<title>chart</title><g transform="translate(0 2)"><rect x="0" y="0" width="40" height="8" rx="1" fill="currentColor"/>'
+    '<line x1="0" y1="10" x2="100" y2="10" stroke="currentColor" stroke-width="0.5"/>'
+    '<text x="50" y="18" text-anchor="middle" font-size="6">2.0</text></g></svg>'
+)
+
+
+def test_allowed_raw_html_and_svg_files_build_and_stay_quiet_in_chromium(fixture_project, tmp_path, playwright_instance):
+    """What the allowlist is for: an inline chart, an aligned table column, a link, an SVG file under assets;
+    the page builds, and in Chromium nothing runs and nothing is requested from another host."""
+    from browser import browser_page, serve_directory
+
+    (fixture_project / "docs/assets/images").mkdir(parents=True, exist_ok=True)
+    (fixture_project / "docs/assets/images/chart.svg").write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n{CHART}\n', encoding="utf-8")
+    table = "| a | b |\n|:--|--:|\n| 1 | 2 |"
+    _edit(fixture_project, RELEASE_16, "测试页面。", f"测试页面。\n\n{CHART}\n\n{table}\n\n[官方](https://pytorch.org/) ![图](../assets/images/chart.svg)\n")
+    site = build(fixture_project, tmp_path)
+    page_html = soup(site, "releases/1.6")
+    assert page_html.select_one("svg.chart rect") and page_html.select_one('th[style="text-align: right;"]')
+    assert (site / "assets/images/chart.svg").is_file()
+    with serve_directory(site) as base, browser_page(playwright_instance) as (page, log):
+        dialogs = []
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(base + "releases/1.6/", wait_until="networkidle")
+        assert page.locator("svg.chart").is_visible()
+        assert dialogs == [] and log.foreign_requests == []
+
+
+def test_an_svg_file_that_would_run_script_is_refused(fixture_project, tmp_path):
+    (fixture_project / "docs/assets/images").mkdir(parents=True, exist_ok=True)
+    (fixture_project / "docs/assets/images/logo.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg">\n<rect width="1" height="1"/>\n<script>alert(document.domain)</script>\n</svg>\n', encoding="utf-8"
+    )
+    expected = "docs/assets/images/logo.svg:3: SVG file: <script>"
+    refused(fixture_project, expected)
+    build_refused(fixture_project, tmp_path, expected)
+
+
+def test_a_link_to_the_git_folder_is_refused(fixture_project, tmp_path):
+    """The deploy checkout writes its token into .git/config; a link inside the repository reaching it is as bad
+    as one leaving it."""
+    (fixture_project / ".git").mkdir()
+    (fixture_project / ".git/config").write_text('[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n', encoding="utf-8")
+    (fixture_project / "docs/assets/x.txt").symlink_to("../../.git/config")
+    (fixture_project / "docs/repo").symlink_to("..")
+    output = build_refused(fixture_project, tmp_path, "docs/assets/x.txt:1: symbolic link to '../../.git/config' reaches the repository's .git folder")
+    assert "c2VjcmV0" not in output and "docs/repo:1: symbolic link to '..' loops" in output
+    refused(fixture_project, "docs/assets/x.txt:1: symbolic link to '../../.git/config' reaches the repository's .git folder")
+
+
+# Nine short lines that expand into 9**9 (387 million) strings if anything composes or walks them.
+ALIAS_BOMB = "\n".join(
+    ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    + [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+)
+
+
+def test_a_yaml_alias_bomb_is_refused_before_it_expands(fixture_project, tmp_path):
+    _edit(fixture_project, "docs/index.en.md", "---\n", f"---\n{ALIAS_BOMB}\n")
+    started = time.monotonic()
+    refused(fixture_project, "docs/index.en.md:3: YAML aliases (*a0) are not allowed in front matter")
+    assert time.monotonic() - started < 30
+    build_refused(fixture_project, tmp_path, "docs/index.en.md:2: YAML anchors (&a0) are not allowed in front matter")
+
+
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [
+        ('summary: "用于测试的 1.6 页面"', 'summary: "用于测试的 1.6 页面 \\uFFFE"', f"{RELEASE_16}:5: U+FFFE is not allowed in front matter"),
+        ('title: "PyTorch 1.6：测试页"', 'title: "PyTorch 1.6：测试页 \ufdd0"', f"{RELEASE_16}:4: U+FDD0 is not allowed in front matter"),
+        ("    name: 原生自动混合精度", '    name: "原生自动混合精度 \\U0010FFFF"', f"{RELEASE_16}:9: U+10FFFF is not allowed in front matter"),
+        ("      print(torch.tensor([5]) // torch.tensor([2]))", '      print(torch.tensor([5]) // torch.tensor([2]))\n      x = "\ufdef"', f"{RELEASE_16}:30: U+FDEF is not allowed in front matter"),
+        ('summary: "用于测试的 1.6 页面"', 'summary: "用于测试的 1.6 页面 \\x02"', f"{RELEASE_16}:5: U+0002 is not allowed in front matter"),
+    ],
+    ids=["noncharacter-escaped", "noncharacter-raw", "last-plane-noncharacter", "noncharacter-in-code-block", "control-escaped"],
+)
+def test_code_points_xml_cannot_carry_are_refused_at_their_line(fixture_project, old, new, expected):
+    """Every front matter text reaches the RSS feed; one such code point makes it no longer XML."""
+    _edit(fixture_project, RELEASE_16, old, new)
+    refused(fixture_project, expected)

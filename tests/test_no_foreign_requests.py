@@ -31,18 +31,50 @@ NOT_REQUESTS = re.compile(
 LOADING_RELS = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "manifest", "preconnect", "dns-prefetch", "apple-touch-icon"}
 
 
+# CSS loads through url(…) and @import "…"; in HTML through these attributes, style attributes (CSS), SVG
+# references (every href of an SVG element but a link's), and a refresh that navigates away.
+CSS_LOAD = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"]*?))\s*\)|@import\s+(?:"([^"]*)"|'([^']*)')""", re.I)
+LOADING_ATTRIBUTES = ("src", "poster", "data", "background")
+SVG_REFERENCES = ("href", "xlink:href")
+REFRESH_URL = re.compile(r"url\s*=\s*['\"]?([^'\"]+)", re.I)
+
+
+def css_urls(css: str) -> list[str]:
+    """Every URL a style sheet or style attribute would load."""
+    return [next(group for group in match.groups() if group is not None).strip() for match in CSS_LOAD.finditer(css)]
+
+
+def srcset_urls(srcset: str) -> list[str]:
+    """The URLs of an <img srcset> / <source srcset>: comma-separated candidates, each 'URL [descriptor]'."""
+    return [candidate.split()[0] for candidate in srcset.split(",") if candidate.strip()]
+
+
+def _html_loads(soup: BeautifulSoup) -> list[str]:
+    loaded = [t[a] for a in LOADING_ATTRIBUTES for t in soup.find_all(attrs={a: True})]
+    loaded += [u for t in soup.find_all(srcset=True) for u in srcset_urls(t["srcset"])]
+    loaded += [u for t in soup.find_all(style=True) for u in css_urls(t["style"])]
+    loaded += [t["href"] for t in soup.find_all("link", href=True) if LOADING_RELS & set(t.get("rel", []))]
+    for svg in soup.find_all("svg"):
+        loaded += [t[a] for t in [svg, *svg.find_all(True)] if t.name != "a" for a in SVG_REFERENCES if t.has_attr(a)]
+    loaded += [m.group(1) for t in soup.find_all("meta", content=True) if t.get("http-equiv", "").lower() == "refresh" for m in [REFRESH_URL.search(t["content"])] if m]
+    return loaded
+
+
 def loaded_urls(path: Path) -> set[str]:
-    """Foreign URLs a file would load: for HTML every loading attribute and inline script or style (links
-    *to* pages, like the official posts, and URLs inside code examples are content); for JS and CSS any
-    full http(s) URL (minified JS holds regex literals like /\\/\\//, so protocol-relative ones don't count)."""
+    """Foreign URLs a file would load: for HTML every loading attribute (src, srcset, poster, data, SVG
+    references, CSS url() in style attributes, loading <link>s) and inline script or style (links *to*
+    pages, like the official posts, and URLs inside code examples are content); for CSS every url() and
+    @import, protocol-relative ones too; for JS any full http(s) URL (minified JS holds regex literals like
+    /\\/\\//, so protocol-relative ones don't count there)."""
     text = path.read_text(encoding="utf-8", errors="replace")
     if path.suffix == ".html":
         soup = BeautifulSoup(text, "html.parser")
-        loaded = [t.get("src") for t in soup.find_all(src=True)]
-        loaded += [t["href"] for t in soup.find_all("link", href=True) if LOADING_RELS & set(t.get("rel", []))]
         inline = " ".join(t.get_text() for t in soup.find_all(["script", "style"]) if t.get("type") != "application/json")
-        return {u for u in loaded if URL.match(u or "")} | set(URL.findall(inline))
+        styles = [u for t in soup.find_all("style") for u in css_urls(t.get_text())]
+        return {u for u in _html_loads(soup) + styles if URL.match((u or "").strip())} | set(URL.findall(inline))
     found = {u for u in URL.findall(text) if u.lower().startswith("http")}
+    if path.suffix == ".css":
+        found |= {u for u in css_urls(text) if URL.match(u)}
     if path.name.startswith("bundle."):
         found -= MATERIAL_DORMANT
     return {u for u in found if not NOT_REQUESTS.match(u)}
@@ -54,6 +86,39 @@ def code_files(site: Path) -> list[Path]:
         p for p in sorted(site.rglob("*"))
         if p.suffix in (".html", ".js", ".css") and "search" != p.parent.name and "/lunr/" not in p.as_posix() and "downloads" not in p.parts
     ]
+
+
+# Each way a page or style sheet makes the browser fetch from another host (issue 24 found the first four
+# passing this gate), with what the gate must name.
+STATIC_LOADS = {
+    "style-attribute": ('<p style="background:url(https://evil.example/bg.png)">x</p>', "https://evil.example/bg.png"),
+    "svg-image": ('<svg><image href="https://evil.example/i.png"/></svg>', "https://evil.example/i.png"),
+    "srcset": ('<img src="a.png" srcset="a2.png 2x, https://evil.example/s.png 3x" alt="">', "https://evil.example/s.png"),
+    "poster": ('<video poster="https://evil.example/p.png"></video>', "https://evil.example/p.png"),
+    "svg-xlink-href": ('<svg><use xlink:href="//evil.example/u.svg#x"/></svg>', "//evil.example/u.svg#x"),
+    "style-element-protocol-relative": ("<style>body{background:url('//evil.example/b.png')}</style>", "//evil.example/b.png"),
+    "object-data": ('<object data="https://evil.example/o.pdf"></object>', "https://evil.example/o.pdf"),
+    "meta-refresh": ('<meta http-equiv="refresh" content="0; url=https://evil.example/">', "https://evil.example/"),
+}
+# What is content, not a load: links to pages, an SVG's own link, a local image, a fragment paint.
+NOT_LOADS = '<a href="https://pytorch.org/">post</a><svg><a href="https://pytorch.org/"><text>x</text></a><rect fill="url(#g)"/></svg><img src="../a.png" alt="">'
+
+
+@pytest.mark.parametrize("html, url", STATIC_LOADS.values(), ids=STATIC_LOADS.keys())
+def test_the_static_gate_reads_every_way_html_loads(tmp_path, html, url):
+    page = tmp_path / "page.html"
+    page.write_text(f"<!DOCTYPE html><html><body>{NOT_LOADS}{html}</body></html>", encoding="utf-8")
+    assert loaded_urls(page) == {url}
+
+
+def test_the_static_gate_reads_css_url_and_import(tmp_path):
+    sheet = tmp_path / "site.css"
+    sheet.write_text(
+        '@import "https://evil.example/a.css";\n.x{background:url(//evil.example/b.png)}\n'
+        ".y{background:url( 'https://evil.example/c.png' )}\n.z{background:url(../img/local.png)}\n",
+        encoding="utf-8",
+    )
+    assert loaded_urls(sheet) == {"https://evil.example/a.css", "//evil.example/b.png", "https://evil.example/c.png"}
 
 
 @pytest.mark.parametrize("build", ["hosted", "offline"])

@@ -263,11 +263,12 @@ def test_names_in_a_module_that_needs_a_missing_package():
     assert not ok and "did you mean 'torch.utils.tensorboard.SummaryWriter'" in why
 
 
-def test_fork_server_workers(tmp_path):
-    """With the fork server (what `check` uses): per-page isolation, distributed blocks in a worker of
-    their own, the class source that TorchScript reads, and a timeout that kills only the forked child."""
+def test_page_supervisor_runs_each_block_in_a_fresh_fork(tmp_path):
+    """What `check` does for every page: its own sandbox whose supervisor forks each block: per-page isolation,
+    distributed blocks isolated from the next, the class source that TorchScript reads, and a timeout that kills
+    only that block's process."""
     pytest.importorskip("torch")
-    from scripts.snippets.run import ForkServer, run_page
+    from scripts.snippets.run import run_page
 
     text = (
         "```python\nimport torch\nfrom torch import nn\n\nclass Twice(nn.Module):\n    def forward(self, x):\n        return x * 2\n\n"
@@ -280,25 +281,20 @@ def test_fork_server_workers(tmp_path):
     )
     snippets, _ = scan(text, page="docs/releases/9.9.md", src_uri="releases/9.9.md", page_lang="zh")
     snippets[3].directives["timeout"] = 3
-    server = ForkServer(tmp_path)
-    try:
-        result = run_page(snippets, server=server)
-        again = run_page(snippets[:1], server=server)  # a second page: a fresh fork, same server
-    finally:
-        server.close()
+    result = run_page(snippets)
+    again = run_page(snippets[:1])  # a second page: a sandbox of its own
     status = [result.outcomes[s.id].status for s in snippets]
     assert status == ["ran", "ran", "ran", "failed", "output-matched"], [str(p) for o in result.outcomes.values() for p in o.problems]
     assert "timed out after 3 s" in result.outcomes[snippets[3].id].problems[0].message
     assert again.outcomes[snippets[0].id].status == "ran"
 
 
-@pytest.mark.parametrize("forked", [False, True], ids=["process", "fork-server"])
-def test_each_worker_compiles_into_its_own_cache(tmp_path, forked):
+def test_each_worker_compiles_into_its_own_cache(tmp_path):
     """The two languages of a page run the same torch.compile/AOTInductor code at once; a shared
     inductor cache let one read the other's half-written file (a red CI run). Each worker's cache
     lives in its own working directory."""
     pytest.importorskip("torch")
-    from scripts.snippets.run import ForkServer, run_page
+    from scripts.snippets.run import run_page
 
     text = (
         "```pycon\n>>> import os\n>>> from torch._inductor.runtime.cache_dir_utils import cache_dir\n"
@@ -306,12 +302,7 @@ def test_each_worker_compiles_into_its_own_cache(tmp_path, forked):
         ">>> os.path.isdir(cache_dir())\nTrue\n```\n"
     )
     snippets, _ = scan(text, page="docs/releases/9.9.md", src_uri="releases/9.9.md", page_lang="zh")
-    server = ForkServer(tmp_path) if forked else None
-    try:
-        result = run_page(snippets, server=server)
-    finally:
-        if server:
-            server.close()
+    result = run_page(snippets)
     (outcome,) = result.outcomes.values()
     assert outcome.status == "output-matched", [str(p) for p in outcome.problems]
 

@@ -1,51 +1,50 @@
-"""A last line of defence: refuse to build a page whose content would run script.
+"""A last line of defence: refuse to build a page whose body holds markup that is not on the allowlist.
 
 Every text field is escaped where it is rendered (scripts/render.py), so nothing here should ever fire for
-front matter; this catches what slips through any other way (raw HTML in a page body, a future renderer
-that forgets to escape): a <script> that is not a JSON data island, an inline event handler (onclick=…,
-onerror=…), or a javascript:/vbscript:/data: URL in a link or source. The page and what was found are named;
-the build stops.
+front matter; this catches what slips through any other way: raw HTML or an attr_list in a page body, a
+Markdown link to `jav&#x09;ascript:`, a future renderer that forgets to escape. The rendered body is parsed
+as a browser parses it and held to the allowlist of scripts/html_policy.py (elements, attributes, URL
+schemes; no script but the generators' JSON, no inline style or event handlers, nothing loaded from another
+host). Each finding is reported as `docs/<page>.md:<line>: …`, the line found by looking for the markup in
+the page's source (only the file when the markup was generated or cannot be found written whole).
 """
 
-import html
-import re
+import sys
+from pathlib import Path
 
-from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by path; make `scripts` importable
 
-URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "poster", "srcset"}
-BAD_URL = re.compile(r"^[\s\x00-\x1f]*(javascript|vbscript|data):", re.IGNORECASE)
-DATA_SCRIPT_TYPES = {"application/json", "application/ld+json"}
-FOREIGN_TAGS = {"iframe", "object", "embed", "base", "meta"}
-# A start tag and its attributes, as browsers read them (regular expressions: the whole site's pages are
-# scanned in a fraction of the time html.parser takes). Escaped text holds no "<", so it is never a tag.
-TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9:-]*)((?:\s+[^\s>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*)\s*/?>")
-ATTRIBUTE = re.compile(r"([^\s>/=]+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+))?")
+from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.plugins import event_priority  # noqa: E402
+
+from scripts.frontmatter import shown_path, split_front_matter  # noqa: E402
+from scripts.html_policy import body_findings, source_line  # noqa: E402
+from scripts.releases import scan_fences  # noqa: E402
 
 
-def unsafe_markup(content: str) -> list[str]:
-    found: list[str] = []
-    for tag in TAG.finditer(content):
-        name = tag.group(1).lower()
-        attributes = {}
-        for attribute in ATTRIBUTE.finditer(tag.group(2)):
-            key = attribute.group(1).lower()
-            value = html.unescape((attribute.group(2) or "").strip("\"'"))
-            attributes[key] = value
-            if key.startswith("on"):
-                found.append(f"<{name} {key}=…> (an inline event handler)")
-            elif key in URL_ATTRIBUTES and BAD_URL.match(value):
-                found.append(f'<{name} {key}="{value[:40]}">')
-        if name == "script" and attributes.get("type", "").lower() not in DATA_SCRIPT_TYPES:
-            found.append("<script> (only JSON data islands may appear in page content)")
-        if name in FOREIGN_TAGS:
-            found.append(f"<{name}>")
-    return found
+def _located(findings, page) -> list[str]:
+    """Each finding as `path:line: finding` (or `path: finding` when no source line shows it, or the page has
+    no source file: one a plugin generated)."""
+    source = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+    if source is None or not source.is_file():
+        return [f"docs/{page.file.src_uri}: {finding}" for finding in findings]
+    shown = shown_path(source)
+    text = source.read_text(encoding="utf-8-sig").replace("\r\n", "\n")
+    split = split_front_matter(text) if text.startswith("---\n") else None
+    body, first_line = (split[1], split[2]) if split else (text, 1)
+    lines = body.split("\n")
+    in_code = scan_fences(lines)[0]
+    located = []
+    for finding in findings:
+        line = source_line(finding, lines, first_line, in_code)
+        located.append(f"{shown}:{line}: {finding}" if line else f"{shown}: {finding}")
+    return located
 
 
 @event_priority(-200)  # after every hook that adds content
 def on_page_content(html, page, config, files):
-    found = unsafe_markup(html)
-    if found:
-        raise PluginError(f"docs/{page.file.src_uri}: the rendered page would carry executable or foreign markup: {'; '.join(dict.fromkeys(found))}")
+    findings = body_findings(html)
+    if findings:
+        located = _located(findings, page)
+        raise PluginError("the page would carry markup that is not allowed (see scripts/html_policy.py):\n" + "\n".join(located))
     return html

@@ -8,15 +8,14 @@
 
 Problems of steps 1-2 are reported before anything runs (`on_phase` is called after each step).
 Steps 4 and 5 share one thread pool of `jobs` workers: g++ translation units (one per distinct page
-code, so a zh/en pair compiles once) and one torch worker per page, forked from a process that
-imported torch once (`run.ForkServer`; `fork=False` starts a fresh interpreter per page instead).
+code, so a zh/en pair compiles once) and one sandbox per page, whose supervisor imports torch once and
+forks a fresh process for each block (`run.run_page`).
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
-import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -30,7 +29,7 @@ from scripts.snippets.extract import extract_site
 from scripts.snippets.model import Diagnostic, Page, Snippet
 from scripts.snippets.parity import full_width_problems, pair_pages, parity_problems
 from scripts.snippets.parse import check_syntax
-from scripts.snippets.run import DEFAULT_TIMEOUT, ForkServer, run_page
+from scripts.snippets.run import DEFAULT_TIMEOUT, run_page
 from scripts.snippets.sandbox import check_available
 
 __all__ = ["CheckOptions", "Report", "SnippetResult", "attach", "check_site", "status_entries"]
@@ -46,7 +45,7 @@ class CheckOptions:
     jobs: int = max(1, min(os.cpu_count() or 1, 4))
     timeout: int = DEFAULT_TIMEOUT
     cache_dir: Path | None = Path(".cache/snippets")
-    fork: bool = True  # import torch once and fork a worker per page (else one subprocess per page)
+    fork: bool = True  # no effect any more: each page's supervisor imports torch once and forks each block
     only: tuple[str, ...] = ()  # glob patterns on src_uri (e.g. "releases/2.10*"): check just those pages
     budget: int = 3600  # seconds all runs may take together; snippets left after it fail as not run
 
@@ -164,40 +163,28 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
     by_page_cpp: dict[str, list[Snippet]] = {}
     for s in compilable if options.cpp else []:
         by_page_cpp.setdefault(s.page, []).append(s)
-    server = None
     if by_page_run or by_page_cpp:
         check_available()  # raises SandboxError with the reason: examples never run unsandboxed
     deadline = time.monotonic() + options.budget
-    with tempfile.TemporaryDirectory(prefix="snippets-server-") as server_dir:
-        if by_page_run and options.fork and hasattr(os, "fork"):
-            try:
-                server = ForkServer(Path(server_dir))
-                timings["torch imports"] = server.import_seconds
-            except (OSError, RuntimeError):
-                server = None  # fall back to one subprocess (and one torch import) per page
-        try:
-            with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
-                # Pages whose C++ differs only in comments (a release's zh and en page) share one compile.
-                same_code: dict[str, list[tuple[str, list[Snippet]]]] = {}
-                for page, group in by_page_cpp.items():
-                    same_code.setdefault(page_key(group), []).append((page, group))
-                cpp_futures = {key: pool.submit(compile_record, pages_[0][1], options.cache_dir) for key, pages_ in same_code.items()}
-                run_futures = {page: pool.submit(run_page, group, timeout=options.timeout, server=server, deadline=deadline) for page, group in by_page_run.items()}
-                for key, future in cpp_futures.items():
-                    record, cached, seconds = future.result()
-                    for n, (page, group) in enumerate(same_code[key]):
-                        result = apply_record(record, group)
-                        result.cached, result.seconds = cached or n > 0, seconds if n == 0 else 0.0
-                        result.shared = n > 0
-                        compile_results[page] = result
-                for page, future in run_futures.items():
-                    run_results[page] = future.result()
-        finally:
-            if server is not None:
-                server.close()
+    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
+        # Pages whose C++ differs only in comments (a release's zh and en page) share one compile.
+        same_code: dict[str, list[tuple[str, list[Snippet]]]] = {}
+        for page, group in by_page_cpp.items():
+            same_code.setdefault(page_key(group), []).append((page, group))
+        cpp_futures = {key: pool.submit(compile_record, pages_[0][1], options.cache_dir) for key, pages_ in same_code.items()}
+        run_futures = {page: pool.submit(run_page, group, timeout=options.timeout, deadline=deadline) for page, group in by_page_run.items()}
+        for key, future in cpp_futures.items():
+            record, cached, seconds = future.result()
+            for n, (page, group) in enumerate(same_code[key]):
+                result = apply_record(record, group)
+                result.cached, result.seconds = cached or n > 0, seconds if n == 0 else 0.0
+                result.shared = n > 0
+                compile_results[page] = result
+        for page, future in run_futures.items():
+            run_results[page] = future.result()
     timings["parallel wall"] = time.monotonic() - t
     timings["torch runs"] = sum(r.seconds for r in run_results.values())
-    timings["torch imports"] = timings.get("torch imports", 0.0) + sum(r.import_seconds for r in run_results.values())
+    timings["torch imports"] = sum(r.import_seconds for r in run_results.values())
     timings["g++"] = sum(r.seconds for r in compile_results.values())
     timings["g++ TUs"] = len(compile_results)
     timings["g++ compiled"] = sum(1 for r in compile_results.values() if not r.cached)

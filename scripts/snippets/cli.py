@@ -191,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=max(1, min(os.cpu_count() or 1, 4)), help="parallel workers and compilers (default: CPU count, at most 4)")
     p.add_argument("--timeout", type=int, default=120, help="seconds per python/pycon snippet (default: 120; a block may set timeout=N)")
     p.add_argument("--cache-dir", default=".cache/snippets", help="g++ result cache (default: .cache/snippets; '' disables)")
-    p.add_argument("--no-fork", action="store_true", help="start each page's worker as a new process that imports torch (default: fork it from one process that imported torch once)")
+    p.add_argument("--no-fork", action="store_true", help="no effect (kept for old scripts): every page has its own sandbox, whose supervisor imports torch once and forks each block")
     p.add_argument("-v", "--verbose", action="store_true", help="also print the slowest pages, translation units and blocks")
     p.add_argument(
         "--only",

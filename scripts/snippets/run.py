@@ -1,12 +1,13 @@
 """Checks 3 and 6: run a page's python and pycon snippets on real torch, and record deprecations.
 
-One worker process per page (`worker.py`), snippets sent one at a time in page order with a
-per-snippet timeout (a snippet that times out kills the worker; the next snippet gets a fresh one).
-With a `ForkServer`, torch is imported once for the whole run and each page's worker is a fork of it;
-without one, each worker is a subprocess that imports torch itself. Either way every worker runs inside
-the OS sandbox of `sandbox.py`. pycon output is compared with what the page shows by
-`outputcheck.output_matches`. A snippet that leaves processes running, prints more than the worker keeps,
-or outlives its time limit fails itself; the worker is replaced, and the next snippet starts clean.
+Each page gets a sandbox of its own (`sandbox.py`: own PID namespace, own 1 GiB /tmp, own user when the
+checker runs as root) whose first process is the page supervisor (`worker.py`). It imports torch once, then
+forks a fresh runner for every unit (one block, or the blocks of one `group`), so no block ever runs where
+an earlier one ran; when a unit ends, every process it left is killed and /tmp is emptied. The checker
+talks to the supervisor only over its stdin/stdout pipes and reads nothing else back (no shared folder, no
+file): the verdict for a block comes from the supervisor, which the block's process cannot reach.
+pycon output is compared with what the page shows by `outputcheck.output_matches`. A snippet that leaves
+processes running, prints more than the runner keeps, dies, or outlives its time limit fails itself.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import json
 import os
 import queue
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,14 +29,16 @@ from scripts.snippets.directives import MAX_TIMEOUT
 from scripts.snippets.model import Diagnostic, Snippet
 from scripts.snippets.outputcheck import explain, output_matches
 from scripts.snippets.parse import pycon_examples
-from scripts.snippets.sandbox import check_available, python_paths, sandbox_command
+from scripts.snippets.sandbox import check_available, python_paths, sandbox_command, sandbox_uid
 
-__all__ = ["DEFAULT_TIMEOUT", "ForkServer", "RunOutcome", "PageRun", "run_page"]
+__all__ = ["DEFAULT_TIMEOUT", "RunOutcome", "PageRun", "run_page"]
 
 DEFAULT_TIMEOUT = 120  # seconds per snippet (torch.compile on CPU compiles C++ the first time)
 STARTUP_TIMEOUT = 180
 WORKER = Path(__file__).with_name("worker.py")
-ISOLATE_PREFIXES = ("torch.distributed", "torch.multiprocessing")
+SUPERVISOR_GRACE = 30  # seconds past a block's limit before the checker gives up on its supervisor
+MAX_LINE = 64 << 20  # bytes of one reply line from a supervisor
+TAIL_BYTES = 4096  # of a supervisor's stderr, for the message when its sandbox stops
 
 
 @dataclass
@@ -66,7 +68,7 @@ def _worker_env() -> dict:
             "PYTHONHASHSEED": "0",
             "PYTHONDONTWRITEBYTECODE": "1",
             # One thread: reproducible float output, no oversubscription with --jobs, and no threads
-            # in the fork server when it forks.
+            # in the page supervisor when it forks.
             "OMP_NUM_THREADS": threads,
             "MKL_NUM_THREADS": threads,
             "OPENBLAS_NUM_THREADS": threads,
@@ -77,7 +79,7 @@ def _worker_env() -> dict:
 
 
 class _Lines:
-    """A thread that reads JSON lines from a stream into a queue."""
+    """A thread that reads JSON lines (each at most MAX_LINE bytes) from a byte stream into a queue."""
 
     def __init__(self, stream):
         self.replies: queue.Queue = queue.Queue()
@@ -86,7 +88,7 @@ class _Lines:
 
     def _read(self, stream) -> None:
         try:
-            for line in stream:
+            while line := stream.readline(MAX_LINE):
                 try:
                     self.replies.put(json.loads(line))
                 except ValueError:
@@ -102,183 +104,76 @@ class _Lines:
             return None
 
 
-def _tail(path: Path) -> str:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
+class _Tail:
+    """A thread that drains a byte stream and keeps only its last TAIL_BYTES: the supervisor's stderr."""
+
+    def __init__(self, stream):
+        self.text = b""
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream) -> None:
+        try:
+            while chunk := stream.read1(1 << 16):
+                self.text = (self.text + chunk)[-TAIL_BYTES:]
+        except (OSError, ValueError):
+            pass
+
+    def lines(self) -> str:
+        return _last_lines(self.text.decode("utf-8", "replace"))
+
+
+def _last_lines(text: str) -> str:
+    """The last three non-empty lines, as one short line (what a message shows of a dying process)."""
     lines = [line for line in text.strip().split("\n") if line.strip()]
     return " | ".join(lines[-3:])[-400:]
 
 
-class _Process:
-    """A worker started as its own sandboxed subprocess (imports torch itself). Killing it kills the
-    sandbox, and the sandbox's PID namespace takes every process the snippets started with it."""
+class PageSandbox:
+    """One page's sandbox: a bubblewrap of its own (own PID namespace and /tmp; as root, an own user)
+    whose first process is the page supervisor (`worker.py`). Its stdin/stdout are the only channel; no
+    path is shared with it. Killing it ends the sandbox and every process in it."""
 
-    def __init__(self, stderr_path: Path, args: tuple[str, ...] = (), exchange: Path | None = None):
-        self.stderr_path = stderr_path
-        self.stderr_file = open(stderr_path, "w", encoding="utf-8", errors="replace")
+    def __init__(self):
         command = sandbox_command(
-            [sys.executable, str(WORKER), *args],
+            [sys.executable, str(WORKER)],
             readonly=[*python_paths(), WORKER],
-            writable=[exchange] if exchange else [],
             env=_worker_env(),
+            uid=sandbox_uid(),
+            as_pid_1=True,
         )
-        self.proc = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.stderr_file,
-            text=True,
-            encoding="utf-8",
-        )
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.lines = _Lines(self.proc.stdout)
+        self.stderr = _Tail(self.proc.stderr)
 
     def receive(self, timeout: float) -> dict | None:
         return self.lines.receive(timeout)
 
     def send(self, message: dict) -> bool:
         try:
-            self.proc.stdin.write(json.dumps(message) + "\n")
+            self.proc.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
             self.proc.stdin.flush()
             return True
         except (BrokenPipeError, OSError, ValueError):
             return False
 
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
     def stderr_tail(self) -> str:
-        self.stderr_file.flush()
-        return _tail(self.stderr_path)
+        self.stderr.thread.join(timeout=2)
+        return self.stderr.lines()
 
     def close(self) -> None:
         if self.proc.poll() is None:
             self.send({"op": "exit"})
             try:
                 self.proc.stdin.close()
-                self.proc.wait(timeout=5)
+                self.proc.wait(timeout=10)
             except (subprocess.TimeoutExpired, OSError):
                 self.kill()
-        self.stderr_file.close()
 
     def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-
-
-class _Child:
-    """A worker forked by the fork server, talking over a Unix socket. Its pid is one of the sandbox's PID
-    namespace, so the server checks and kills it."""
-
-    def __init__(self, conn: socket.socket, stderr_path: Path, server: "ForkServer"):
-        self.server = server
-        self.conn = conn
-        self.stderr_path = stderr_path
-        self.reader = conn.makefile("r", encoding="utf-8")
-        self.writer = conn.makefile("w", encoding="utf-8")
-        self.lines = _Lines(self.reader)
-        self.pid: int | None = None
-
-    def receive(self, timeout: float) -> dict | None:
-        reply = self.lines.receive(timeout)
-        if reply and reply.get("hello"):
-            self.pid = reply.get("pid")
-        return reply
-
-    def send(self, message: dict) -> bool:
-        try:
-            self.writer.write(json.dumps(message) + "\n")
-            self.writer.flush()
-            return True
-        except (BrokenPipeError, OSError, ValueError):
-            return False
-
-    def alive(self) -> bool:
-        return self.pid is not None and self.server.ask({"op": "alive", "pid": self.pid})
-
-    def stderr_tail(self) -> str:
-        return _tail(self.stderr_path)
-
-    def close(self) -> None:
-        self.send({"op": "exit"})
-        try:
-            self.writer.close()
-        except OSError:
-            pass
-        deadline = time.monotonic() + 5
-        while self.alive() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        self.kill()
-        for stream in (self.reader, self.conn):
-            try:
-                stream.close()
-            except OSError:
-                pass
-
-    def kill(self) -> None:
-        if self.pid is not None:
-            self.server.ask({"op": "kill", "pid": self.pid})
-
-
-class ForkServer:
-    """One process that imports torch once and forks a fresh worker for each page (Linux/macOS).
-
-    `check` starts one for the whole run; `run_page` falls back to plain subprocess workers without it.
-    """
-
-    def __init__(self, tmp_dir: Path):
-        self.tmp_dir = Path(tmp_dir)
-        self.lock = threading.Lock()
-        # The one folder the sandbox shares with the checker: page workers' sockets and stderr logs.
-        self.exchange = self.tmp_dir / "exchange"
-        self.exchange.mkdir()
-        self.exchange.chmod(0o777)
-        self.process = _Process(self.tmp_dir / "fork-server.stderr.txt", ("--fork-server",), exchange=self.exchange)
-        hello = self.process.receive(STARTUP_TIMEOUT)
-        if not hello or hello.get("error"):
-            why = (hello or {}).get("error") or self.process.stderr_tail() or "no reply"
-            self.process.kill()
-            self.process.close()
-            raise RuntimeError(f"the fork server did not start: {why}")
-        self.torch_version = hello.get("torch")
-        self.import_seconds = hello.get("seconds", 0.0)
-        self.count = 0
-
-    def ask(self, request: dict) -> bool:
-        """A "kill" or "alive" request; the reply's `alive`."""
-        with self.lock:
-            if not self.process.send(request):
-                return False
-            reply = self.process.receive(STARTUP_TIMEOUT)
-            return bool(reply and reply.get("alive"))
-
-    def spawn(self) -> _Child:
-        with self.lock:
-            self.count += 1
-            address = str(self.exchange / f"w{self.count}.sock")
-            stderr_path = self.exchange / f"w{self.count}.stderr.txt"
-            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                listener.bind(address)
-                os.chmod(address, 0o666)  # the sandbox runs as another user
-                listener.listen(1)
-                listener.settimeout(STARTUP_TIMEOUT)
-                if not self.process.send({"op": "fork", "socket": address, "stderr": str(stderr_path)}):
-                    raise RuntimeError("the fork server is gone")
-                reply = self.process.receive(STARTUP_TIMEOUT)
-                if not reply or "pid" not in reply:
-                    raise RuntimeError(f"the fork server did not fork: {self.process.stderr_tail()}")
-                conn, _ = listener.accept()
-                conn.settimeout(None)
-            finally:
-                listener.close()
-                Path(address).unlink(missing_ok=True)
-        return _Child(conn, stderr_path, self)
-
-    def close(self) -> None:
-        self.process.close()
 
 
 def _request(snippet: Snippet) -> tuple[dict, list[doctest.Example]]:
@@ -404,98 +299,85 @@ def _interpret_result(snippet: Snippet, reply: dict, examples: list[doctest.Exam
     return outcome
 
 
-def _isolated(snippets: list[Snippet]) -> set[str]:
-    """Ids of snippets that get a worker of their own (their group shares it): those that use
-    torch.distributed or torch.multiprocessing, whose process-wide state (an RPC agent, a default
-    process group) would leak into the next snippet."""
-    from scripts.snippets.names import collect_names
-
-    isolated_groups = set()
-    ids = set()
+def _units(snippets: list[Snippet]) -> list[tuple[str, Snippet]]:
+    """(unit, snippet) in run order. A unit is one block, or the blocks of one group (they share a process
+    and a namespace); units share nothing, so a group's blocks run one after the other, where its first
+    block stands: no two units' processes are ever alive at once."""
+    order: dict[str, list[Snippet]] = {}
     for s in snippets:
-        if any(u.name.startswith(ISOLATE_PREFIXES) for u in collect_names(s, {})):
-            ids.add(s.id)
-            if s.directives.get("group"):
-                isolated_groups.add(s.directives["group"])
-    return ids | {s.id for s in snippets if s.directives.get("group") in isolated_groups}
+        order.setdefault(s.directives.get("group") or f"block {s.id}", []).append(s)
+    return [(unit, s) for unit, blocks in order.items() for s in blocks]
 
 
 def run_page(
-    snippets: list[Snippet], *, timeout: int = DEFAULT_TIMEOUT, server: ForkServer | None = None, deadline: float | None = None
+    snippets: list[Snippet], *, timeout: int = DEFAULT_TIMEOUT, deadline: float | None = None
 ) -> PageRun:
-    """Run the given python/pycon snippets of ONE page, in page order, in one sandboxed worker process.
+    """Run the given python/pycon snippets of ONE page, each unit (a block, or a group's blocks) in a fresh
+    process forked by the page's supervisor, inside the page's own sandbox (see the module docstring).
 
-    Snippets that use torch.distributed/torch.multiprocessing (and their group) run in a worker of
-    their own, started for them and stopped after their last block (see `_isolated`). A `timeout=`
-    directive is capped at MAX_TIMEOUT; past `deadline` (time.monotonic()), the remaining snippets fail as
-    not run, so a run has a total budget as well.
+    A `timeout=` directive is capped at MAX_TIMEOUT; past `deadline` (time.monotonic()), the remaining
+    snippets fail as not run, so a run has a total budget as well.
     """
     check_available()
-    page = snippets[0].page
-    result = PageRun(page=page)
+    result = PageRun(page=snippets[0].page)
     started = time.monotonic()
-    isolated = _isolated(snippets)
-
-    def unit_of(s: Snippet) -> str:
-        return (s.directives.get("group") or s.id) if s.id in isolated else "shared"
+    units = _units(snippets)
+    last_of_unit = {unit: s.id for unit, s in units}
 
     def fail(s: Snippet, message: str, line: int | None = None, seconds: float = 0.0) -> None:
         result.outcomes[s.id] = RunOutcome(s.id, "failed", [Diagnostic(s.page, line or s.line, 1, message, "error", s.id, "run")], seconds=seconds)
 
-    last_of_unit = {unit_of(s): s.id for s in snippets}
-    with tempfile.TemporaryDirectory(prefix="snippets-") as tmp:
-        workers: dict[str, _Process | _Child] = {}
-        try:
-            for number, snippet in enumerate(snippets):
-                if deadline is not None and time.monotonic() > deadline:
-                    fail(snippet, "not run: the check's total time budget is used up (slow snippets before it)")
-                    continue
-                unit = unit_of(snippet)
-                worker = workers.get(unit)
-                if worker is None:
-                    worker, hello = _start_worker(server, Path(tmp) / f"worker-{number}.stderr.txt")
-                    if worker is None:
-                        for s in snippets:
-                            if s.id not in result.outcomes:
-                                fail(s, f"cannot run: {hello}", line=s.fence_line)
-                        break
-                    workers[unit] = worker
-                    result.torch_version = hello.get("torch")
-                    result.import_seconds += hello.get("seconds", 0.0)
-                request, examples = _request(snippet)
-                limit = min(int(snippet.directives.get("timeout", timeout)), MAX_TIMEOUT)
-                reply = worker.receive(limit) if worker.send(request) else None
-                if reply is None or reply.get("id") != snippet.id:
-                    alive = worker.alive()
-                    worker.kill()
-                    tail = worker.stderr_tail()
-                    worker.close()
-                    del workers[unit]
-                    why = f"timed out after {limit} s" if alive else f"killed the worker ({tail or 'no message'})"
-                    fail(snippet, f"running it {why}", seconds=float(limit))
-                    continue
+    sandbox: PageSandbox | None = None
+    try:
+        for unit, snippet in units:
+            if deadline is not None and time.monotonic() > deadline:
+                fail(snippet, "not run: the check's total time budget is used up (slow snippets before it)")
+                continue
+            if sandbox is None:
+                sandbox, hello = _start_sandbox()
+                if sandbox is None:
+                    for _, s in units:
+                        if s.id not in result.outcomes:
+                            fail(s, f"cannot run: {hello}", line=s.fence_line)
+                    break
+                result.torch_version = hello.get("torch")
+                result.import_seconds += hello.get("seconds", 0.0)
+            request, examples = _request(snippet)
+            limit = min(int(snippet.directives.get("timeout", timeout)), MAX_TIMEOUT)
+            request.update(unit=unit, last=last_of_unit[unit] == snippet.id, timeout=limit)
+            # The supervisor enforces the limit; waiting a little longer here only catches a stuck sandbox.
+            reply = sandbox.receive(limit + SUPERVISOR_GRACE) if sandbox.send(request) else None
+            if reply is None or reply.get("id") != snippet.id:
+                sandbox.kill()
+                why = sandbox.stderr_tail() or "no message"
+                sandbox.close()
+                sandbox = None
+                fail(snippet, f"running it stopped the page's sandbox ({why})", seconds=float(limit))
+            elif reply.get("timeout"):
+                fail(snippet, f"running it timed out after {limit} s", seconds=float(limit))
+            elif reply.get("died") is not None:
+                fail(snippet, f"running it killed the worker ({_last_lines(str(reply['died'])) or 'no message'})", seconds=reply.get("seconds", 0.0))
+            else:
                 result.outcomes[snippet.id] = _interpret(snippet, reply, examples)
-                if unit != "shared" and last_of_unit[unit] == snippet.id:
-                    workers.pop(unit).close()
-        finally:
-            for worker in workers.values():
-                worker.close()
+    finally:
+        if sandbox is not None:
+            sandbox.close()
     result.seconds = time.monotonic() - started
     return result
 
 
-def _start_worker(server: ForkServer | None, stderr_path: Path):
-    """(worker, hello) of a fresh page worker, or (None, why it did not start)."""
-    worker = None
+def _start_sandbox() -> tuple[PageSandbox | None, dict | str]:
+    """(sandbox, hello) of a fresh page sandbox, or (None, why it did not start)."""
+    sandbox = None
     try:
-        worker = server.spawn() if server else _Process(stderr_path)
-        hello = worker.receive(STARTUP_TIMEOUT)
-    except (OSError, RuntimeError) as exc:
+        sandbox = PageSandbox()
+        hello = sandbox.receive(STARTUP_TIMEOUT)
+    except OSError as exc:
         hello = {"error": f"the worker did not start: {exc}"}
     if hello and not hello.get("error"):
-        return worker, hello
-    why = (hello or {}).get("error") or f"the worker did not start: {worker.stderr_tail() if worker else 'no message'}"
-    if worker is not None:
-        worker.kill()
-        worker.close()
+        return sandbox, hello
+    why = (hello or {}).get("error") or f"the worker did not start: {sandbox.stderr_tail() if sandbox else 'no message'}"
+    if sandbox is not None:
+        sandbox.kill()
+        sandbox.close()
     return None, why

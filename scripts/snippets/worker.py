@@ -1,33 +1,44 @@
-"""The worker process that runs one page's python and pycon snippets on real torch.
+"""The page supervisor, and the processes that run one page's python and pycon snippets on real torch.
 
-Started by `scripts.snippets.run` as `python worker.py` (by path, standard library only) with a
-temporary working directory. It imports torch once, then answers one JSON request per line
-(with --fork-server it instead forks one such worker per page, each talking over a Unix socket):
+Started by `scripts.snippets.run` as `python worker.py` (by path, standard library only) as the first
+process (PID 1) of the page's own sandbox (`sandbox.py`). It imports torch once, then answers one JSON
+request per line on its stdin/stdout, which only the checker holds:
 
-    {"id", "lang": "python"|"pycon", "filename", "line", "code", "group", "examples": [...]}
+    {"op": "run", "id", "unit", "last", "timeout", "lang": "python"|"pycon", "filename", "line", "code",
+     "group", "examples": [...]}
 
-and replies with one JSON line: the error (python), what each example printed or raised (pycon),
-the warnings seen, how many processes the snippet left running (killed), whether its output overflowed,
-and the time taken. Before every snippet: seed 0 (torch, random, numpy), default print options, float32
-default dtype, grad mode on; stdin is empty. Snippets of one `group` share a namespace.
+For each unit (one block, or the blocks of one `group`) it forks a fresh *runner* from its clean,
+torch-imported state; the snippet runs in the runner, never in the supervisor. The supervisor writes the
+reply the checker reads: the runner's own report of its block (the error, what each example printed or
+raised, the warnings seen, whether its output overflowed), checked and bounded, plus what the supervisor
+measured itself: the time taken, the processes the block left running (killed), a timeout, or the runner's
+death with the tail of what it wrote to stdout/stderr (read from a pipe, never from a file).
 
-It always runs inside the OS sandbox of `sandbox.py` (no network, read-only system, private /tmp, clean
-environment, unprivileged). On top of it, this process sets resource limits (processes, file size, memory)
-and makes itself a child subreaper, so whatever a snippet forks or daemonizes comes back to it and is killed
-when the snippet ends: the snippet is blamed, not the next one.
-Source lines are registered with linecache under the page's path, so tracebacks (and
-`torch.jit.script`, which reads source) see the snippet's code at the page's line numbers.
+Why the examples cannot reach it (the sandbox threat model, README.md):
+- the checker's channel is the supervisor's stdin/stdout; a runner closes both before any snippet runs,
+  and the supervisor is not dumpable (PR_SET_DUMPABLE 0), so /proc/1/fd, /proc/1/mem and ptrace are refused;
+- as PID 1 of the page's PID namespace it receives no signal from inside the sandbox (it installs no
+  handler), and `kill(-1, ...)` skips it; it may start a few processes more than a runner may;
+- when a unit ends, everything else in the namespace is killed and /tmp is emptied, so the next unit starts
+  from the same state as the first: one block cannot forge, hang or starve the next.
+Snippets of one `group` share a runner (and a namespace) by design, so they can affect each other.
+
+Before every snippet: seed 0 (torch, random, numpy), default print options, float32 default dtype, grad
+mode on; stdin is empty. Source lines are registered with linecache under the page's path, so tracebacks
+(and `torch.jit.script`, which reads source) see the snippet's code at the page's line numbers.
 """
 
 import builtins
 import contextlib
+import ctypes
 import io
 import json
 import linecache
 import os
 import random
+import select
+import shutil
 import signal
-import socket
 import sys
 import time
 import traceback
@@ -39,16 +50,20 @@ if sys.path and sys.path[0] and Path(sys.path[0]).resolve() == Path(__file__).re
     sys.path.pop(0)  # the snippet package's own modules must not shadow anything a snippet imports
 
 MAX_OUTPUT = 1 << 20  # bytes of stdout one snippet may print; more is an error (and is not kept)
-MAX_PROCESSES = 512  # processes of the sandbox user at once: a fork bomb stops here
-MAX_FILE_SIZE = 256 << 20  # no file (or the stderr log) may grow beyond this
-MAX_DATA = 6 << 30  # heap and anonymous memory of one page's worker
-PR_SET_CHILD_SUBREAPER = 36
+MAX_PROCESSES = 512  # processes (and threads) of the sandbox's user at once: a fork bomb stops here
+SUPERVISOR_SPARE = 16  # the supervisor may start this many more, so it can always fork the next runner
+MAX_FILE_SIZE = 256 << 20  # no file may grow beyond this (the sandbox's /tmp is smaller anyway)
+MAX_DATA = 6 << 30  # heap and anonymous memory of one runner
+MAX_REPLY = 16 << 20  # bytes of one runner's report; more is the block's failure
+TAIL_BYTES = 4096  # of a runner's stdout/stderr, kept for the message when it dies
+KILL_PATIENCE = 30  # seconds to wait for hundreds of killed processes to go
+PR_SET_DUMPABLE = 4
 
 
-def _set_limits(data: int | None = None) -> None:
+def _set_limits(data: int | None, processes: int) -> None:
     import resource
 
-    limits = [(resource.RLIMIT_NPROC, MAX_PROCESSES), (resource.RLIMIT_FSIZE, MAX_FILE_SIZE), (resource.RLIMIT_CORE, 0)]
+    limits = [(resource.RLIMIT_NPROC, processes), (resource.RLIMIT_FSIZE, MAX_FILE_SIZE), (resource.RLIMIT_CORE, 0)]
     if data:
         limits.append((resource.RLIMIT_DATA, data))
     for which, value in limits:
@@ -57,60 +72,8 @@ def _set_limits(data: int | None = None) -> None:
         resource.setrlimit(which, (value, value))
 
 
-def _become_subreaper() -> None:
-    """Orphaned descendants (a snippet that double-forks a daemon) are re-parented to this process."""
-    import ctypes
-
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
-
-def _descendants(root: int) -> list[tuple[int, bool]]:
-    """(pid, is a zombie) of every process below `root`."""
-    children: dict[int, list[tuple[int, bool]]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                fields = f.read().decode("ascii", "replace").rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append((int(entry), fields[0] == "Z"))
-    found, todo = [], [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child[0])
-    return found
-
-
-def _reap(deadline: float) -> None:
-    """Collect dead children (killed ones, and orphans re-parented here) until none is left or time is up."""
-    while time.monotonic() < deadline:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            time.sleep(0.01)
-
-
-def kill_strays() -> int:
-    """Kill every live process this one has left below it (children, and orphans re-parented here), and wait
-    until they are gone (hundreds of dying processes take a moment); how many there were."""
-    strays = [pid for pid, zombie in _descendants(os.getpid()) if not zombie]
-    deadline = time.monotonic() + 30
-    live = strays
-    while live and time.monotonic() < deadline:
-        for pid in live:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        _reap(time.monotonic() + 0.5)
-        live = [pid for pid, zombie in _descendants(os.getpid()) if not zombie]
-    _reap(time.monotonic() + 0.2)
-    return len(strays)
+def _set_dumpable(dumpable: bool) -> None:
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, int(dumpable), 0, 0, 0)
 
 
 class BoundedOutput(io.TextIOBase):
@@ -230,7 +193,6 @@ class Worker:
                     "line": w.lineno if w.filename == filename else None,
                 }
             )
-        reply["strays"] = kill_strays()
         reply["seconds"] = round(time.monotonic() - started, 3)
         return reply
 
@@ -284,99 +246,333 @@ class Worker:
 
 
 def _serve_requests(proto_in, proto_out, worker):
-    """Answer run requests until "exit" or the end of input."""
+    """The runner's loop: answer run requests until the supervisor closes the pipe."""
     for line in proto_in:
         if not line.strip():
             continue
-        request = json.loads(line)
-        if request.get("op") == "exit":
-            break
-        proto_out.write(json.dumps(worker.run(request)) + "\n")
+        proto_out.write(json.dumps(worker.run(json.loads(line))) + "\n")
         proto_out.flush()
 
 
 def _enter_own_directory():
-    """A fresh working directory in the sandbox's private /tmp, and torch.compile's cache inside it.
-
-    Why the cache: the default (/tmp/torchinductor_<user>) is shared by every page worker, and the two
-    languages of a page run the same code at the same time; two processes compiling the same graph there
-    race (one read another's half-written JSON and failed in a clean CI run)."""
+    """A fresh working directory in the sandbox's private /tmp, and torch.compile's cache inside it, so a
+    unit never finds what an earlier one left (a compiled kernel included)."""
     import tempfile
 
     os.chdir(tempfile.mkdtemp(prefix="page-", dir="/tmp"))
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(os.getcwd(), "torchinductor-cache")
 
 
-def _kill_group(pid: int) -> None:
-    for kill in (os.killpg, os.kill):
-        try:
-            kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+# --- the runner: a fork of the supervisor that runs one unit ------------------------------------------
 
 
-def _alive(pid: int) -> bool:
+def _signals_for_snippets() -> None:
+    """What a fresh Python has: Ctrl-C raises KeyboardInterrupt, a closed pipe is an error, not death."""
+    for number in signal.valid_signals():
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            signal.signal(number, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+
+
+def _keep_only_fds(keep: set[int]) -> None:
+    """Close every descriptor but `keep`: the checker's channel (the supervisor's) above all."""
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd not in keep:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _run_unit(worker, requests_fd: int, replies_fd: int, output_fd: int) -> None:
+    """The runner's whole life (never returns): stdio on the output pipe, limits, then requests."""
+    code = 0
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return False
+        os.setsid()
+        _signals_for_snippets()
+        _set_dumpable(True)  # as any process: a snippet may read its own /proc files
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(output_fd, 1)
+        os.dup2(output_fd, 2)
+        # Replaced before the descriptors go: the old object closes its own descriptor when it is dropped.
+        sys.stdin = open(0, encoding="utf-8", closefd=False)
+        _keep_only_fds({0, 1, 2, requests_fd, replies_fd})
+        _set_limits(MAX_DATA, MAX_PROCESSES)
+        _enter_own_directory()
+        with open(requests_fd, "r", encoding="utf-8") as requests, open(replies_fd, "w", encoding="utf-8") as replies:
+            _serve_requests(requests, replies, worker)
+    except BaseException:  # noqa: BLE001 - the supervisor sees the tail of this
+        traceback.print_exc()
+        code = 1
+    finally:
+        with contextlib.suppress(BaseException):
+            sys.stderr.flush()
+        os._exit(code)
 
 
-def _fork_server(proto_in, proto_out, worker):
-    """--fork-server: torch is imported once here; each "fork" request gets a fresh child that connects
-    back to the checker over the given Unix socket and serves one page (so torch's import is paid once
-    for the whole site, and pages still run in separate processes). The checker cannot signal processes
-    inside the sandbox's PID namespace, so it asks: "kill" ends a page worker's whole process group, "alive"
-    says whether it still runs."""
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped automatically
+class Runner:
+    """The supervisor's handle on one runner: its pid and the three pipes it shares with it."""
+
+    def __init__(self, worker):
+        request_read, self.requests = os.pipe()
+        self.replies, reply_write = os.pipe()
+        self.output, output_write = os.pipe()
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        self.pid = os.fork()
+        if self.pid == 0:
+            _run_unit(worker, request_read, reply_write, output_write)
+        for fd in (request_read, reply_write, output_write):
+            os.close(fd)
+        self.tail = b""
+
+    def keep_tail(self, chunk: bytes) -> None:
+        self.tail = (self.tail + chunk)[-TAIL_BYTES:]
+
+    def tail_text(self) -> str:
+        return self.tail.decode("utf-8", "replace")
+
+    def discard_pending_replies(self) -> None:
+        """Anything the runner wrote after its last reply is not the next block's reply."""
+        while select.select([self.replies], [], [], 0)[0]:
+            if not os.read(self.replies, 1 << 16):
+                return
+
+    def send(self, request: dict) -> bool:
+        data = (json.dumps(request) + "\n").encode("utf-8")
+        try:
+            while data:
+                data = data[os.write(self.requests, data) :]
+        except OSError:
+            return False
+        return True
+
+    def close(self) -> None:
+        for fd in (self.requests, self.replies, self.output):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+# --- the supervisor: PID 1 of the page's sandbox --------------------------------------------------------
+
+
+def _live_processes(keep: set[int]) -> list[int]:
+    """Pids of the live processes in this PID namespace, except this one (PID 1) and `keep`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in keep or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                state = f.read().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != b"Z":
+            found.append(int(entry))
+    return found
+
+
+def _reap(until: float) -> None:
+    """Collect dead children (runners, and orphans re-parented to PID 1) until none is left or time is up."""
+    while time.monotonic() < until:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            time.sleep(0.01)
+
+
+def _kill_all_but(keep: set[int]) -> int:
+    """Kill every live process of the namespace but PID 1 and `keep`; how many there were."""
+    live = _live_processes(keep)
+    count = len(live)
+    deadline = time.monotonic() + KILL_PATIENCE
+    while live and time.monotonic() < deadline:
+        if keep:
+            for pid in live:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+        else:
+            with contextlib.suppress(OSError):
+                os.kill(-1, signal.SIGKILL)  # from PID 1: everything else, including what forks meanwhile
+        _reap(time.monotonic() + 0.2)
+        live = _live_processes(keep)
+    return count
+
+
+def _empty_tmp() -> None:
+    """What a unit left in /tmp goes with it (the runner's user owns it, so even a 000 folder goes)."""
+    for entry in os.scandir("/tmp"):
+        path = entry.path
+        if entry.is_dir(follow_symlinks=False):
+            with contextlib.suppress(OSError):
+                os.chmod(path, 0o700)
+            for root, dirs, _ in os.walk(path):  # top-down: a folder is opened up before it is entered
+                for name in dirs:
+                    if not os.path.islink(os.path.join(root, name)):
+                        with contextlib.suppress(OSError):
+                            os.chmod(os.path.join(root, name), 0o700)
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+
+def _end_unit(runner: Runner) -> None:
+    _kill_all_but(set())
+    _reap(time.monotonic() + 1)
+    runner.close()
+    _empty_tmp()
+
+
+def _checked_report(report, request: dict) -> dict | str:
+    """The runner's report with only the fields and types the checker reads, bounded; or why it is not one."""
+    if not isinstance(report, dict):
+        return "its report is not an object"
+    checked = {"error": None, "examples": [], "warnings": [], "overflow": 0}
+    error = report.get("error")
+    if error is not None:
+        if not (isinstance(error, dict) and isinstance(error.get("line"), int) and isinstance(error.get("message"), str)):
+            return "its report has a malformed error"
+        checked["error"] = {"line": error["line"], "message": error["message"][:500]}
+    examples = report.get("examples", [])
+    if not isinstance(examples, list) or len(examples) > len(request.get("examples", [])):
+        return "its report has more examples than the block"
+    for result in examples:
+        if not (isinstance(result, dict) and isinstance(result.get("got", ""), str) and isinstance(result.get("exc"), (str, type(None)))):
+            return "its report has a malformed example"
+        checked["examples"].append(
+            {
+                "got": result.get("got", "")[: MAX_OUTPUT + 1],
+                "exc": result.get("exc"),
+                "skipped": result.get("skipped") is True,
+                "origin": result["origin"] if isinstance(result.get("origin"), str) else None,
+            }
+        )
+    for warning in report.get("warnings", [])[:50] if isinstance(report.get("warnings"), list) else []:
+        if isinstance(warning, dict) and isinstance(warning.get("category"), str) and isinstance(warning.get("message"), str):
+            checked["warnings"].append(
+                {
+                    "category": warning["category"][:100],
+                    "deprecation": warning.get("deprecation") is True,
+                    "message": warning["message"][:500],
+                    "line": warning["line"] if isinstance(warning.get("line"), int) else None,
+                }
+            )
+    overflow = report.get("overflow", 0)
+    checked["overflow"] = overflow if isinstance(overflow, int) and overflow > 0 else 0
+    return checked
+
+
+def _await_report(runner: Runner, timeout: float) -> tuple[bytes | None, str | None]:
+    """(the runner's report line, None), or (None, "timeout" | "died" | why), draining its output meanwhile."""
+    deadline = time.monotonic() + timeout
+    received = b""
+    streams = [runner.replies, runner.output]
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None, "timeout"
+        ready, _, _ = select.select(streams, [], [], remaining)
+        if runner.output in ready:
+            chunk = os.read(runner.output, 1 << 16)
+            if chunk:
+                runner.keep_tail(chunk)
+            else:
+                streams.remove(runner.output)
+        if runner.replies in ready:
+            chunk = os.read(runner.replies, 1 << 20)
+            if not chunk:
+                return None, "died"
+            received += chunk
+            if b"\n" in received:
+                return received.split(b"\n", 1)[0], None
+            if len(received) > MAX_REPLY:
+                return None, f"its report is larger than {MAX_REPLY >> 20} MB"
+
+
+def _drain_output(runner: Runner, seconds: float) -> None:
+    """What the runner wrote just before it died (its traceback) arrives after the end of its report pipe."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and select.select([runner.output], [], [], max(0.0, deadline - time.monotonic()))[0]:
+        chunk = os.read(runner.output, 1 << 16)
+        if not chunk:
+            return
+        runner.keep_tail(chunk)
+
+
+def _how_it_ended(pid: int) -> str:
+    """"exit status 3" or "signal 9" of a runner that closed its report pipe (waiting a second at most)."""
+    deadline = time.monotonic() + 1
+    while time.monotonic() < deadline:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if done:
+            return f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}"
+        time.sleep(0.02)
+    return "no message"
+
+
+def _run_block(runner: Runner, request: dict) -> tuple[dict, bool]:
+    """(the reply for the checker, whether the runner must go) for one block."""
+    started = time.monotonic()
+    reply = {"id": request["id"]}
+    runner.discard_pending_replies()
+    line, failure = (None, "died") if not runner.send(request) else _await_report(runner, float(request["timeout"]))
+    reply["seconds"] = round(time.monotonic() - started, 3)
+    if failure == "timeout":
+        return {**reply, "timeout": True}, True
+    if failure == "died":
+        _drain_output(runner, 2.0)
+        return {**reply, "died": runner.tail_text().strip() or _how_it_ended(runner.pid)}, True
+    try:
+        report = _checked_report(json.loads(line), request) if failure is None else failure
+    except ValueError:
+        report = "its report is not JSON"
+    if isinstance(report, str):
+        return {**reply, "died": f"{report} ({runner.tail_text().strip()[-300:] or 'no message'})"}, True
+    reply.update(report)
+    last = bool(request.get("last"))
+    # Processes the block left behind are its fault; they go now (with the runner too, when the unit ends).
+    reply["strays"] = len(_live_processes({runner.pid})) if last else _kill_all_but({runner.pid})
+    return reply, last
+
+
+def _shield_supervisor() -> None:
+    """No handler for any signal (PID 1 then gets none from inside its namespace) and not dumpable."""
+    for number in signal.valid_signals():
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            signal.signal(number, signal.SIG_DFL)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # the kernel drops an ignored signal: no handler either
+    _set_dumpable(False)
+
+
+def _supervise(proto_in, proto_out, worker) -> None:
+    """Answer the checker's run requests, one unit's runner at a time, until "exit" or the end of input."""
+    runner, unit = None, None
     for line in proto_in:
         if not line.strip():
             continue
         request = json.loads(line)
-        if request.get("op") == "kill":
-            _kill_group(request["pid"])
-            reply = {"pid": request["pid"], "alive": False}
-        elif request.get("op") == "alive":
-            reply = {"pid": request["pid"], "alive": _alive(request["pid"])}
-        elif request.get("op") == "fork":
-            reply = {"pid": _fork_page_worker(request, proto_in, proto_out, worker)}
-        else:
+        if request.get("op") != "run":
             break
+        if runner is not None and unit != request["unit"]:
+            _end_unit(runner)
+            runner = None
+        if runner is None:
+            runner, unit = Runner(worker), request["unit"]
+        reply, done = _run_block(runner, request)
+        if done:
+            _end_unit(runner)
+            runner = None
         proto_out.write(json.dumps(reply) + "\n")
         proto_out.flush()
-
-
-def _fork_page_worker(request, proto_in, proto_out, worker) -> int:
-    pid = os.fork()
-    if pid:
-        return pid
-    code = 0
-    try:  # the page's worker
-        os.setsid()  # its own process group: "kill" ends it with everything it started
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # snippets may wait for their own subprocesses
-        _set_limits(MAX_DATA)
-        _become_subreaper()
-        proto_in.close()
-        proto_out.close()
-        err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(err, 2)
-        os.dup2(err, 1)
-        os.close(err)
-        _enter_own_directory()
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.connect(request["socket"])
-        child_in = sock.makefile("r", encoding="utf-8")
-        child_out = sock.makefile("w", encoding="utf-8")
-        child_out.write(json.dumps({"hello": True, "error": None, "pid": os.getpid(), "torch": worker.torch.__version__, "seconds": 0.0}) + "\n")
-        child_out.flush()
-        _serve_requests(child_in, child_out, worker)
-    except BaseException:  # noqa: BLE001
-        traceback.print_exc()
-        code = 1
-    finally:
-        sys.stderr.flush()
-        os._exit(code)
+    if runner is not None:
+        _end_unit(runner)
 
 
 def main():
@@ -386,22 +582,15 @@ def main():
     os.dup2(null, 0)
     os.dup2(2, 1)  # anything written to fd 1 by C code goes to stderr, never into the protocol
     sys.stdin = open(os.devnull, encoding="utf-8")
-    fork_server = "--fork-server" in sys.argv[1:]
-    _set_limits(None if fork_server else MAX_DATA)  # the server's memory is shared by its forks: they set theirs
-    if not fork_server:
-        _become_subreaper()
-        _enter_own_directory()
-
+    _set_limits(None, MAX_PROCESSES + SUPERVISOR_SPARE)  # its memory is shared by its forks: they set theirs
     worker = Worker()
     hello = worker.start()
+    _shield_supervisor()  # after torch's import, which could have installed handlers
     proto_out.write(json.dumps(hello) + "\n")
     proto_out.flush()
     if hello["error"]:
         return 1
-    if fork_server:
-        _fork_server(proto_in, proto_out, worker)
-    else:
-        _serve_requests(proto_in, proto_out, worker)
+    _supervise(proto_in, proto_out, worker)
     return 0
 
 

@@ -1,0 +1,386 @@
+"""What HTML a page body and an SVG file may hold, judged on the tree a browser would build, not on patterns.
+
+A page body is parsed by html5lib (the WHATWG HTML5 algorithm) as the inside of an element in <body>, the way
+the template places it, with scripting on as in the reader's browser; a body with <noscript> is also parsed
+with scripting off (a reader without JavaScript), so both readings must pass. Entities are decoded by the
+parser, a repeated attribute keeps its first value, and <noscript>/<xmp>/<textarea> switch the tokenizer
+exactly as in Chromium, so `<script type=a type=b>`, `jav&#x09;ascript:` or a tag hidden in an attribute
+that a raw-text element ends early are seen as the browser sees them.
+
+Then every element and attribute must be on an allowlist (`HTML_ELEMENTS`, `SVG_ELEMENTS`), and every URL
+must use an allowed scheme after the clean-up browsers do (ASCII tab and newline removed anywhere, control
+characters and spaces trimmed). Anything else is a `Finding`. Two more rules close the gap between html5lib
+and a browser: any HTML parse error is refused (a browser recovers from one in its own way: Chromium, for
+one, keeps tags inside <select> that html5lib drops), and so is markup left open at the end of the body
+(it would swallow the template that follows).
+
+SVG files are XML: they are parsed by expat (what the browser uses for an SVG document) and held to the same
+SVG allowlist; a DOCTYPE (entities) and processing instructions (xml-stylesheet) are refused.
+
+Nothing happens at import; `body_findings(html)` and `svg_findings(text)` are pure functions.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+import html5lib
+from html5lib.constants import E as HTML5LIB_ERRORS
+
+HTML_NS = "http://www.w3.org/1999/xhtml"
+SVG_NS = "http://www.w3.org/2000/svg"
+XLINK_NS = "http://www.w3.org/1999/xlink"
+XML_NS = "http://www.w3.org/XML/1998/namespace"
+XMLNS_NS = "http://www.w3.org/2000/xmlns/"
+# How a namespaced attribute is written in the source (html5lib and expat both give "{namespace}name").
+ATTRIBUTE_PREFIXES = {XLINK_NS: "xlink:", XML_NS: "xml:", XMLNS_NS: "xmlns:"}
+
+# Attributes any HTML element may carry; data-* and aria-* are matched by pattern.
+GLOBAL_ATTRIBUTES = {"id", "class", "title", "lang", "dir", "hidden", "tabindex", "role", "translate"}
+PATTERN_ATTRIBUTES = re.compile(r"^(data|aria)-[a-z0-9_.-]+$")
+# Elements allowed in a page body, each with the attributes it may carry besides the global ones: what
+# Markdown, its extensions (tables, admonitions, tabs, details, highlighting, toc) and this project's
+# generators emit, plus ordinary text markup an author may write.
+HTML_ELEMENTS: dict[str, set[str]] = {
+    **{name: set() for name in (
+        "abbr", "article", "aside", "b", "bdi", "br", "caption", "cite", "code", "dd", "dfn", "div", "dl", "dt",
+        "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "kbd", "legend",
+        "mark", "nav", "noscript", "p", "pre", "rp", "rt", "ruby", "s", "samp", "section", "small", "span",
+        "strong", "sub", "summary", "sup", "table", "tbody", "tfoot", "thead", "tr", "u", "ul", "var", "wbr",
+        "fieldset",
+    )},
+    "a": {"href", "hreflang"},
+    "blockquote": {"cite"},
+    "q": {"cite"},
+    "del": {"cite", "datetime"},
+    "ins": {"cite", "datetime"},
+    "bdo": {"dir"},
+    "img": {"src", "alt", "width", "height", "loading", "decoding"},
+    "time": {"datetime"},
+    "data": {"value"},
+    "label": {"for"},
+    "ol": {"start", "reversed", "type"},
+    "li": {"value"},
+    "th": {"scope", "colspan", "rowspan", "headers", "abbr", "style"},
+    "td": {"colspan", "rowspan", "headers", "style"},
+    "col": {"span"},
+    "colgroup": {"span"},
+    "details": {"open", "name"},
+    # The generated views' pickers (compare, compatibility, lifecycle). A form may not say where it goes:
+    # without action/method/target it can only reload this page with its fields as the query.
+    "form": set(),
+    "select": {"name", "multiple", "disabled", "size", "autocomplete"},
+    "option": {"value", "selected", "disabled", "label"},
+    "optgroup": {"label", "disabled"},
+    "button": {"type", "name", "value", "disabled"},
+    "input": {"type", "name", "value", "checked", "disabled", "placeholder", "autocomplete", "readonly"},
+    # Only the project's own JSON data islands (see _script_finding).
+    "script": {"type"},
+}
+INPUT_TYPES = {"checkbox", "radio", "text", "search"}
+BUTTON_TYPES = {"button", "submit", "reset"}
+# The JSON data islands the upgrade view embeds (scripts/views.py, compare()): the only scripts a body holds.
+DATA_ISLAND_IDS = {"compare-data", "compare-strings"}
+# Python-Markdown's tables write a column's alignment as this style; nothing else may be styled inline.
+TABLE_ALIGN_STYLE = re.compile(r"^text-align:\s*(left|right|center);?$")
+
+# Inline SVG a page may draw (charts): shapes and text, nothing that loads, links, animates or runs.
+SVG_ELEMENTS = {"svg", "g", "rect", "line", "path", "polyline", "polygon", "circle", "ellipse", "text", "tspan", "title", "desc"}
+SVG_ATTRIBUTES = {
+    "x", "y", "x1", "y1", "x2", "y2", "dx", "dy", "width", "height", "rx", "ry", "cx", "cy", "r", "d", "points",
+    "transform", "viewBox", "preserveAspectRatio", "class", "role", "id", "lang", "xml:lang", "tabindex", "focusable",
+    "fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap", "stroke-linejoin",
+    "stroke-opacity", "opacity", "text-anchor", "dominant-baseline", "font-size", "font-weight", "version",
+    "xmlns", "xmlns:xlink",
+}
+# A paint may refer to a gradient or pattern of the same drawing, never to another document.
+SVG_LOCAL_PAINT = re.compile(r"^\s*url\(\s*#[A-Za-z][\w.-]*\s*\)\s*$")
+
+# Why a well-known dangerous element is refused (any other element is simply "not on the list").
+REFUSED_ELEMENTS = {
+    "script": "scripts run in the site's origin",
+    "style": "style sheets can restyle or cover the page and load from other hosts",
+    "iframe": "it embeds another document", "object": "it embeds another document", "embed": "it embeds another document",
+    "frame": "it embeds another document", "portal": "it embeds another document",
+    "base": "it changes where every link of the page goes", "meta": "it can redirect the page",
+    "link": "it loads from other hosts", "template": "it can attach hidden markup",
+    "animate": "SVG animation can rewrite a link into javascript:", "set": "SVG animation can rewrite a link into javascript:",
+    "animateMotion": "SVG animation can rewrite a link into javascript:", "animateTransform": "SVG animation can rewrite a link into javascript:",
+    "image": "it loads from other hosts", "use": "it can pull in another document", "foreignObject": "it embeds HTML inside SVG",
+    "video": "it loads from other hosts", "audio": "it loads from other hosts", "source": "it loads from other hosts",
+    "picture": "it loads from other hosts", "track": "it loads from other hosts", "math": "MathML is not used here",
+}
+REFUSED_ATTRIBUTES = {
+    "style": "inline style can cover the page or load from other hosts",
+    "srcset": "it loads from other hosts", "poster": "it loads from other hosts", "background": "it loads from other hosts",
+    "formaction": "it sends a form elsewhere", "action": "it sends a form elsewhere", "target": "it opens other windows",
+    "href": "only an HTML <a> may link (an SVG reference can load or run another document)",
+    "xlink:href": "only an HTML <a> may link (an SVG reference can load or run another document)",
+}
+
+# URLs: which attributes hold one, and what each may point at.
+NAVIGATION_URLS = {("a", "href"), ("blockquote", "cite"), ("q", "cite"), ("del", "cite"), ("ins", "cite")}
+LOADED_URLS = {("img", "src")}
+NAVIGATION_SCHEMES = {"http", "https", "mailto"}
+SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+# What the URL parser drops before reading a scheme: tab and newline anywhere, C0 controls and space at the ends.
+URL_TAB_OR_NEWLINE = re.compile(r"[\t\n\r]")
+URL_EDGE = "".join(chr(c) for c in range(0x21))
+URL_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+END_SENTINEL_ID = "html-policy-end-of-body"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something a page or SVG file may not hold. `needles`: patterns (matched on a source line with entities
+    decoded, tab/newline removed, lowercased) that find where it was written, most precise first."""
+
+    what: str
+    why: str
+    needles: tuple[str, ...] = field(default=(), compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.what}: {self.why}"
+
+
+def clean_url(value: str) -> str:
+    """The URL as a browser reads it before judging its scheme (WHATWG URL parser's first steps)."""
+    return URL_TAB_OR_NEWLINE.sub("", value).strip(URL_EDGE)
+
+
+def url_problem(value: str, loads: bool) -> str | None:
+    """Why `value` may not be used as a link (or, with `loads`, as something the page loads), or None."""
+    url = clean_url(value)
+    if URL_CONTROL.search(url):
+        return "the URL holds control characters"
+    scheme = SCHEME.match(url)
+    if loads:
+        # The site loads nothing from other hosts: only same-site paths (no scheme, no //host or \\host).
+        if scheme or re.match(r"^[/\\]{2}", url):
+            return "the page may load only files of this site (a relative URL)"
+        return None
+    if scheme and scheme.group(1).lower() not in NAVIGATION_SCHEMES:
+        return f"the URL scheme '{scheme.group(1).lower()}:' is not allowed (http, https, mailto, relative links and #fragments are)"
+    return None
+
+
+def _local_name(tag: str) -> tuple[str | None, str]:
+    if tag.startswith("{"):
+        namespace, _, name = tag[1:].partition("}")
+        return namespace, name
+    return None, tag
+
+
+def _attribute_name(key: str) -> str:
+    """An attribute as written: "{xlink}href" -> "xlink:href", "{xmlns}xmlns" -> "xmlns"."""
+    namespace, name = _local_name(key)
+    if namespace is None:
+        return name
+    if namespace == XMLNS_NS and name == "xmlns":
+        return "xmlns"
+    return ATTRIBUTE_PREFIXES.get(namespace, namespace + ":") + name
+
+
+def _element_needles(name: str, parent: str | None = None) -> tuple[str, ...]:
+    """Where a refused element was written: right after its parent's start tag if it is there, else its own."""
+    tag = rf"<{re.escape(name.lower())}(?=[\s/>]|$)"
+    return ((rf"<{re.escape(parent.lower())}(?=[\s/>])[^<]*>\s*{tag}",) if parent else ()) + (tag,)
+
+
+def _attribute_needles(element: str, attribute: str, value: str = "") -> tuple[str, ...]:
+    """Where an attribute was written, most precise first: on its element's line with its value, with its
+    value anywhere (an attr_list `{: style="…" }` has no tag), on its element's line, anywhere."""
+    attr = rf"(?<![\w-]){re.escape(attribute.lower())}\s*="
+    on_element = rf"(?=.*<{re.escape(element.lower())}[\s/])"
+    prefix = re.escape(URL_TAB_OR_NEWLINE.sub("", value).lower()[:30])
+    with_value = (rf"{on_element}.*{attr}\s*[\"']?{prefix}", rf"{attr}\s*[\"']?{prefix}") if prefix else ()
+    return with_value + (rf"{on_element}.*{attr}", attr)
+
+
+def _url_needles(url: str) -> tuple[str, ...]:
+    return (re.escape(clean_url(url).lower()[:60]),)
+
+
+def _shown(value: str, limit: int = 60) -> str:
+    value = value if len(value) <= limit else value[:limit] + "…"
+    return json.dumps(value, ensure_ascii=True)
+
+
+def _attribute_findings(element: str, attributes: dict[str, str], allowed: set[str], svg: bool) -> list[Finding]:
+    found = []
+    for key, value in attributes.items():
+        name = _attribute_name(key)
+        lower = name.lower()
+        where = f"<{element} {name}=…>"
+        if lower.startswith("on"):
+            found.append(Finding(where, "inline event handlers run script", _attribute_needles(element, name, value)))
+        elif not (lower in allowed or name in allowed or PATTERN_ATTRIBUTES.match(lower)):
+            why = REFUSED_ATTRIBUTES.get(lower, "this attribute is not on the allowlist (scripts/html_policy.py)")
+            found.append(Finding(where, why, _attribute_needles(element, name, value)))
+        elif svg and "url(" in value.lower() and not SVG_LOCAL_PAINT.match(value):
+            found.append(Finding(f"<{element} {name}={_shown(value)}>", "an SVG paint may refer only to this drawing (url(#id))", _attribute_needles(element, name, value)))
+        elif not svg:
+            problem = _html_value_problem(element, lower, value)
+            if problem:
+                # A URL may come from a Markdown link ([x](url)), which has no attribute to look for.
+                url = _url_needles(value) if (element, lower) in NAVIGATION_URLS | LOADED_URLS else ()
+                found.append(Finding(f"<{element} {name}={_shown(value)}>", problem, url + _attribute_needles(element, name, value)))
+    return found
+
+
+def _html_value_problem(element: str, attribute: str, value: str) -> str | None:
+    if (element, attribute) in NAVIGATION_URLS:
+        return url_problem(value, loads=False)
+    if (element, attribute) in LOADED_URLS:
+        return url_problem(value, loads=True)
+    if attribute == "style" and not TABLE_ALIGN_STYLE.match(value.strip()):
+        return REFUSED_ATTRIBUTES["style"] + " (only a table column's text-align is allowed)"
+    if element == "input" and attribute == "type" and value.lower() not in INPUT_TYPES:
+        return f"an input may be one of: {', '.join(sorted(INPUT_TYPES))}"
+    if element == "button" and attribute == "type" and value.lower() not in BUTTON_TYPES:
+        return f"a button's type is one of: {', '.join(sorted(BUTTON_TYPES))}"
+    return None
+
+
+def _script_finding(element: ET.Element) -> Finding | None:
+    """A <script> is allowed only as one of the generators' JSON data islands: type application/json, a known
+    id, nothing else, and a body that is JSON."""
+    attributes = {_attribute_name(k): v for k, v in element.attrib.items()}
+    if attributes.get("type") != "application/json" or attributes.get("id") not in DATA_ISLAND_IDS or set(attributes) != {"type", "id"}:
+        return Finding("<script>", "scripts run in the site's origin (only the upgrade view's JSON data islands may appear)", _element_needles("script"))
+    try:
+        json.loads(element.text or "")
+    except ValueError:
+        return Finding(f'<script id="{attributes["id"]}">', "a JSON data island must hold JSON", _element_needles("script"))
+    return None
+
+
+def _tree_findings(root: ET.Element, html_allowed: bool = True) -> list[Finding]:
+    """Findings of every element under root. `html_allowed`: False for an SVG file, where an HTML element
+    (in the XHTML namespace) has no business."""
+    found: list[Finding] = []
+    parents: dict[ET.Element, ET.Element] = {}  # filled when first needed: most pages need none
+    for element in root.iter():
+        if not isinstance(element.tag, str):  # comments and processing instructions (SVG files check PIs apart)
+            continue
+        namespace, name = _local_name(element.tag)
+        if html_allowed and namespace == HTML_NS and name in HTML_ELEMENTS:
+            if name == "script":
+                script = _script_finding(element)
+                found += [script] if script else []
+                continue
+            allowed = GLOBAL_ATTRIBUTES | HTML_ELEMENTS[name]
+            found += _attribute_findings(name, dict(element.attrib), allowed, svg=False)
+        elif namespace == SVG_NS and name in SVG_ELEMENTS:
+            found += _attribute_findings(name, dict(element.attrib), SVG_ATTRIBUTES, svg=True)
+        elif namespace is None and name == "DOCUMENT_FRAGMENT":
+            continue
+        else:
+            kind = {HTML_NS: "", SVG_NS: "SVG ", None: ""}.get(namespace, "MathML " if "MathML" in (namespace or "") else "foreign ")
+            why = REFUSED_ELEMENTS.get(name, f"this {kind}element is not on the allowlist (scripts/html_policy.py)")
+            parents = parents or {child: parent for parent in root.iter() for child in parent}
+            parent = parents.get(element)
+            parent_name = _local_name(parent.tag)[1] if parent is not None and isinstance(parent.tag, str) and parent is not root else None
+            found.append(Finding(f"<{name}>", why, _element_needles(name, parent_name)))
+    return found
+
+
+def _parse_body(content: str, scripting: bool) -> tuple[ET.Element, list]:
+    """The tree a browser builds from `content` inside a <div> of <body>, and html5lib's parse errors."""
+    parser = html5lib.HTMLParser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=True)
+    # The sentinel tells whether the body is closed: open markup (a quote, a comment, a raw-text element)
+    # would swallow it, as it would swallow the template after the body in the real page.
+    sentinel = f'<div id="{END_SENTINEL_ID}"></div>'
+    root = parser.parseFragment(content + sentinel, container="div", scripting=scripting)
+    return root, parser.errors
+
+
+def _parse_error_findings(errors: list, content: str) -> list[Finding]:
+    lines = content.split("\n")
+    found = []
+    for (line, column), code, data in errors:
+        message = HTML5LIB_ERRORS.get(code, code)
+        try:
+            message = message % (data or {})
+        except (TypeError, KeyError, ValueError):
+            pass
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        near = text[max(column - 40, 0): column + 20]
+        # Raw HTML reaches the page as written: the tag the parser stopped in is likely in the source too.
+        tag = text[max(text.rfind("<", 0, column), 0): column]
+        needles = (re.escape(_searchable(tag)),) if tag.startswith("<") and len(tag) >= 4 else ()
+        found.append(Finding(f"HTML parse error near {_shown(near)}", f"{message} (a browser would recover in its own way)", needles))
+    return found
+
+
+def _sentinel_finding(root: ET.Element) -> Finding | None:
+    """A Finding unless the sentinel appended to the body came out as the body's last element, whole: the
+    body closed everything it opened. (A copy of the sentinel inside the body cannot come last.)"""
+    last = root[-1] if len(root) else None
+    if last is None or last.tag != f"{{{HTML_NS}}}div" or last.get("id") != END_SENTINEL_ID or len(last.attrib) != 1:
+        return Finding("markup left open at the end of the page body", "it would swallow the page that follows (close every tag, quote and comment)")
+    root.remove(last)
+    return None
+
+
+def body_findings(content: str) -> list[Finding]:
+    """Every Finding of a page body (the HTML MkDocs renders from a page, before the template wraps it):
+    what is not allowed first, then markup left open, then the first HTML parse error of each reading (the
+    later ones mostly follow from it)."""
+    readings = [True, False] if "noscript" in content.lower() else [True]
+    refused: list[Finding] = []
+    broken: list[Finding] = []
+    for scripting in readings:
+        root, errors = _parse_body(content, scripting)
+        sentinel = _sentinel_finding(root)
+        refused += _tree_findings(root)
+        broken += ([sentinel] if sentinel else []) + _parse_error_findings(errors[:1], content)
+    return list(dict.fromkeys(refused + broken))
+
+
+def _searchable(line: str) -> str:
+    """A source line as the needles expect it: entities decoded, tab/newline gone (as a URL parser drops
+    them), lowercase."""
+    return URL_TAB_OR_NEWLINE.sub("", html.unescape(line)).lower()
+
+
+def source_line(finding: Finding, lines: list[str], first_line: int = 1, skipped: list[bool] | None = None) -> int | None:
+    """The number of the first source line where `finding` was written (lines[0] is line `first_line`;
+    lines marked in `skipped`, e.g. fenced code, are not searched), or None when no needle is found: the
+    markup was generated, or written so that no line shows it whole."""
+    searchable = [None if skipped and skipped[i] else _searchable(line) for i, line in enumerate(lines)]
+    for needle in finding.needles:
+        pattern = re.compile(needle)
+        for index, line in enumerate(searchable):
+            if line is not None and pattern.search(line):
+                return first_line + index
+    return None
+
+
+def svg_findings(text: str) -> list[Finding]:
+    """Every Finding of an SVG file, parsed as the XML a browser reads: the same SVG allowlist as inline SVG,
+    and no DOCTYPE (its entities would be expanded into markup) or processing instruction (xml-stylesheet)."""
+    if re.search(r"<!DOCTYPE|<!ENTITY", text, re.IGNORECASE):
+        return [Finding("<!DOCTYPE>", "an SVG file may not declare a DOCTYPE or entities", _element_needles("!doctype"))]
+    # A pull parser reports processing instructions before the root element too (a tree holds none of them).
+    parser = ET.XMLPullParser(events=("start", "pi"))
+    try:
+        parser.feed(text)
+        parser.close()
+    except ET.ParseError as exc:
+        return [Finding("not well-formed XML", str(exc))]
+    found: list[Finding] = []
+    root = None
+    for event, node in parser.read_events():
+        if event == "pi":
+            found.append(Finding(f"<?{(node.text or '').split(' ')[0]} …?>", "processing instructions can load style sheets from other hosts", (r"<\?",)))
+        elif root is None:
+            root = node
+    if _local_name(root.tag) != (SVG_NS, "svg"):
+        found.append(Finding(f"<{_local_name(root.tag)[1]}>", "an SVG file's root must be <svg xmlns=\"http://www.w3.org/2000/svg\">"))
+    return found + _tree_findings(root, html_allowed=False)
