@@ -72,6 +72,12 @@ test: $(VENV)/.test-installed node_modules/.installed chromium java bwrap
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory check-snippets
 
+## check-upstream: ask PyPI (network) for torch/torchvision/torchaudio files newer than docs/.pypi-evidence.json and
+## print what a maintainer must do (exit 1 when the site is behind); UPDATE=1 also rewrites the evidence, dated today
+.PHONY: check-upstream
+check-upstream: $(VENV)/.site-installed
+	$(BIN)/python -m scripts.check_upstream$(if $(filter 1,$(UPDATE)), --update)
+
 ## bench: the figures (build time, scaling, bytes per view, Lighthouse, search); minutes, not a test
 bench: $(VENV)/.test-installed node_modules/.installed chromium
 	$(BIN)/python -m scripts.bench_site

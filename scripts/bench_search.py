@@ -4,13 +4,16 @@ CPU, against Material's stock lunr search on the same pages.
     python -m scripts.bench_search [--site-dir DIR] [--offline] [--repeats 5] [--no-stock] [--no-fast3g]
 
 Prints, per language:
-  index          bytes of each search file a reader's first query loads (raw and gzipped);
+  index          bytes of the search file the first answer needs (the index's first part; raw and gzipped)
+                 and of the full text that follows it;
   first query    on a fresh page (new browser profile, nothing cached): search opened and a first character
                  typed at once; from that key to the result list on screen, median of --repeats pages. On
                  the hosted site this includes downloading and reading the index. On Fast 3G also typed a
-                 second after opening search, as a reader might (the index starts loading when search opens);
-  later keys     median, over tests/search_queries.py, from a query's last key to the result list changing;
-  hit@3          share of those queries with an expected page among the first three results;
+                 second after opening search, as a reader might (the index starts loading when search opens),
+                 and the search bytes received on the wire (gzipped) before that first answer;
+  later keys     median, over tests/search_queries.py, from a query's last key to the result list changing,
+                 once the full text has arrived;
+  hit@3          share of those queries with an expected page among the first three results (full text);
   page open      the load event of the home and a release page on a fresh profile, median of --repeats;
                  and the search files such a view loads (none should be an index).
 Modes: hosted (served with gzip and max-age=600, as GitHub Pages serves, each file compressed once), offline
@@ -56,7 +59,7 @@ FIRST_KEY = {"zh": "分", "en": "t"}
 FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1_440_000 / 8, "uploadThroughput": 675_000 / 8}
 # What a search index is, in either layout: Material's search/search_index.json|js, the older
 # search/search_docs.json, this version's search/index.<lang>.json|js.
-SEARCH_DATA = re.compile(r"/search/(search_index|search_docs|index\.(zh|en))\.(json|js)$")
+SEARCH_DATA = re.compile(r"/search/(search_index|search_docs|index\.(zh|en)(\.text)?)\.(json|js)$")
 
 WORKER_THROTTLE = """/* scripts/bench_search.py: CPU throttling for a worker, which Chromium does not throttle: each task is
  * followed by a busy wait of (rate - 1) times its length. */
@@ -106,21 +109,28 @@ def build_site(site_dir: Path) -> None:
 
 
 def first_query_files(site_dir: Path, lang: str) -> list[Path]:
-    """The search files a reader's first query loads: this version's index of the reader's language, or the
-    older single file of both languages' documents."""
+    """The search files a reader's first answer needs: this version's first part of the reader's language's
+    index (before it, the whole index of that language), or the older single file of both languages'
+    documents."""
     ours = site_dir / "search" / f"index.{lang}.json"
     if ours.is_file():
         return [ours]
     return [p for p in [site_dir / "search" / "search_docs.json", site_dir / "search" / "search_index.json"] if p.is_file()]
 
 
+def _sizes(paths: list[Path]) -> tuple[int, int]:
+    data = b"".join(p.read_bytes() for p in paths)
+    return len(data), len(gzip.compress(data, 6))
+
+
 def index_sizes(site_dir: Path) -> dict[str, tuple[int, int]]:
-    """Raw and gzipped bytes the first query loads, per reader language."""
-    sizes = {}
-    for lang in LANGS:
-        data = b"".join(p.read_bytes() for p in first_query_files(site_dir, lang))
-        sizes[lang] = (len(data), len(gzip.compress(data, 6)))
-    return sizes
+    """Raw and gzipped bytes the first answer needs, per reader language."""
+    return {lang: _sizes(first_query_files(site_dir, lang)) for lang in LANGS}
+
+
+def text_sizes(site_dir: Path) -> dict[str, tuple[int, int]]:
+    """Raw and gzipped bytes of the full text that follows the first part (none in older layouts)."""
+    return {lang: _sizes([p for p in [site_dir / "search" / f"index.{lang}.text.json"] if p.is_file()]) for lang in LANGS}
 
 
 def material_documents(site_dir: Path) -> list[dict]:
@@ -210,9 +220,12 @@ OBSERVE = """() => {
 }"""
 
 
-def first_query_ms(page, url: str, char: str, pause_ms: int = 0) -> float:
+def first_query_ms(page, url: str, char: str, pause_ms: int = 0, received: list | None = None) -> float:
     """Open a page, open search and type one character (at once, or after `pause_ms`, as a reader who
-    opens search and then thinks): ms from that key to the first results."""
+    opens search and then thinks): ms from that key to the first results. `received` gets the search
+    files' requests that finished by then."""
+    finished = []
+    page.context.on("requestfinished", lambda request: finished.append(request) if SEARCH_DATA.search(request.url) else None)
     page.goto(url, wait_until="load")
     page.wait_for_load_state("networkidle")
     page.keyboard.press("/")
@@ -227,7 +240,16 @@ def first_query_ms(page, url: str, char: str, pause_ms: int = 0) -> float:
         # search listened to keys only; this one reacts to the text already).
         page.keyboard.insert_text(char)
         page.keyboard.press("Shift")
-    return page.evaluate("async () => (await window.__searchRendered) - window.__searchStart")
+    ms = page.evaluate("async () => (await window.__searchRendered) - window.__searchStart")
+    if received is not None:
+        received += finished
+    return ms
+
+
+def wire_bytes(requests) -> int:
+    """Bytes on the wire (the encoded body: gzipped as served) of search index files, Material's
+    config-only search_index.json left out (every page view loads it)."""
+    return sum(r.sizes()["responseBodySize"] for r in requests if "search_index" not in r.url)
 
 
 def page_open(page, url: str) -> tuple[float, int]:
@@ -241,7 +263,7 @@ def page_open(page, url: str) -> tuple[float, int]:
     return ms, sum(len(r.body()) for r in responses)
 
 
-def later_keys(page, url: str, lang: str, base: str) -> dict:
+def later_keys(page, url: str, lang: str, base: str, split: bool) -> dict:
     """The query set in one page: hit@3 and the median ms from a query's last key to new results."""
     from search_queries import QUERIES
     from search_ui import hit_at_3, run_query
@@ -249,6 +271,7 @@ def later_keys(page, url: str, lang: str, base: str) -> dict:
     page.goto(url, wait_until="networkidle")
     queries = [q for q in QUERIES if q[0] == lang]
     run_query(page, queries[0][1])  # the first query loads the index; the figures are for later ones
+    wait_for_full_text(page, split)
     hits, times = 0, []
     for _, query, expected in queries:
         links, elapsed = run_query(page, query, commit_key=True)
@@ -258,12 +281,28 @@ def later_keys(page, url: str, lang: str, base: str) -> dict:
     return {"hit_rate": hits / len(queries), "later_ms": statistics.median(times) if times else float("nan")}
 
 
+def has_text_part(site: Path) -> bool:
+    """Does this build load its index in two parts (this version), or each language whole (older)?"""
+    return any((site / "search" / f"index.zh.text.{ext}").is_file() for ext in ("json", "js"))
+
+
+def wait_for_full_text(page, split: bool) -> None:
+    """Until both languages' full text is in (this version says so on the page: tests/search_ui.py); an
+    older build, which loads each index whole and says nothing, gets a few seconds instead."""
+    from search_ui import wait_for_full_index
+
+    if split:
+        wait_for_full_index(page, timeout_ms=60_000)
+    else:
+        page.wait_for_timeout(3_000)
+
+
 def median(values: list[float]) -> float:
     values = [v for v in values if v == v]
     return statistics.median(values) if values else float("nan")
 
 
-def measure(urls, base: str, cpu: int, repeats: int, release: str, query_set: bool = True) -> dict[str, dict]:
+def measure(urls, base: str, cpu: int, repeats: int, release: str, split: bool, query_set: bool = True) -> dict[str, dict]:
     """Every figure of one site (hosted or offline) at one CPU speed; `urls(path)` gives a page's URL."""
     from playwright.sync_api import sync_playwright
 
@@ -285,7 +324,7 @@ def measure(urls, base: str, cpu: int, repeats: int, release: str, query_set: bo
             r = {"first_ms": median(first), "open_ms": median(opens), "view_search_bytes": max(search_bytes)}
             if query_set:
                 with fresh_page(pw, cpu) as (page, browser_log):
-                    r.update(later_keys(page, home, lang, base))
+                    r.update(later_keys(page, home, lang, base, split))
                     r["foreign"] = len(browser_log.foreign_requests)
                     r["errors"] = len(browser_log.console_errors) + len(browser_log.page_errors)
             results[lang] = r
@@ -293,18 +332,22 @@ def measure(urls, base: str, cpu: int, repeats: int, release: str, query_set: bo
     return results
 
 
-def fast3g_first_query(site_dir: Path, repeats: int, pause_ms: int) -> dict[str, float]:
+def fast3g_first_query(site_dir: Path, repeats: int, pause_ms: int) -> dict[str, dict]:
+    """Per language: {"first_ms": median ms to the first answer on Fast 3G, "bytes": search bytes received
+    on the wire before it (largest of the runs)}."""
     from playwright.sync_api import sync_playwright
 
     out = {}
     with static_host(site_dir) as base, sync_playwright() as pw:
         for lang in LANGS:
-            samples = []
+            samples, received = [], []
             for _ in range(repeats):
                 with fresh_page(pw, 1, FAST_3G) as (page, _log):
-                    samples.append(first_query_ms(page, base + HOME[lang], FIRST_KEY[lang], pause_ms))
-            out[lang] = median(samples)
-            log(f"    fast 3G {lang}, typed {pause_ms} ms after opening: first query {out[lang]:.0f} ms")
+                    requests = []
+                    samples.append(first_query_ms(page, base + HOME[lang], FIRST_KEY[lang], pause_ms, requests))
+                    received.append(wire_bytes(requests))
+            out[lang] = {"first_ms": median(samples), "first_bytes": max(received)}
+            log(f"    fast 3G {lang}, typed {pause_ms} ms after opening: first query {out[lang]['first_ms']:.0f} ms, {kb(out[lang]['first_bytes'])} before it")
     return out
 
 
@@ -342,18 +385,18 @@ def run_all(site_dir: Path, offline_dir: Path | None, work: Path, repeats: int, 
             elif cpu > 1:
                 site = with_throttled_workers(site_dir, work / name, cpu)
             with static_host(site) as base:
-                figures = measure(hosted_urls(base), base, cpu, repeats, release)
+                figures = measure(hosted_urls(base), base, cpu, repeats, release, engine == "ours" and has_text_part(site))
         else:
             copy = with_stock_worker(offline_dir, work / name) if engine == "stock" else offline_dir
             base = copy.as_uri() + "/"
-            figures = measure(offline_urls(copy), base, cpu, repeats, release)
+            figures = measure(offline_urls(copy), base, cpu, repeats, release, engine == "ours" and has_text_part(copy))
         rows += [(mode, cpu, engine, lang, figures[lang]) for lang in LANGS]
     if fast3g:
         for pause in (0, 1000):
             log(f"  hosted, Fast 3G, ours, first key {pause} ms after opening search")
-            for lang, ms in fast3g_first_query(site_dir, max(1, repeats // 2), pause).items():
+            for lang, figures in fast3g_first_query(site_dir, max(1, repeats // 2), pause).items():
                 mode = "hosted, Fast 3G" + (f", typed {pause / 1000:g} s after opening" if pause else "")
-                rows.append((mode, 1, "ours", lang, {"first_ms": ms}))
+                rows.append((mode, 1, "ours", lang, figures))
     return rows
 
 
@@ -363,21 +406,35 @@ def fmt(value, digits=0) -> str:
     return f"{value:.{digits}f}"
 
 
-def report(rows: list[tuple], sizes: dict, header: str) -> str:
-    lines = [
-        header,
+def summary(rows: list[tuple]) -> list[str]:
+    """Issue 23's figures, per language: bytes before the first answer and the first answer on Fast 3G
+    (typed at once), later keys at 4× CPU and hit@3 (hosted)."""
+    lines = ["| lang | bytes before the first answer (Fast 3G, on the wire) | first answer, Fast 3G ms | later keys, 4× CPU ms | hit@3 (hosted, 4×) |", "|---|---|---|---|---|"]
+    for lang in LANGS:
+        fast = next((r for mode, _, e, l, r in rows if mode == "hosted, Fast 3G" and l == lang and e == "ours"), {})
+        slow = next((r for mode, cpu, e, l, r in rows if mode == "hosted" and cpu == 4 and l == lang and e == "ours"), {})
+        hit = f"{slow['hit_rate']:.0%}" if "hit_rate" in slow else "—"
+        bytes_before = kb(fast["first_bytes"]) if "first_bytes" in fast else "—"
+        lines.append(f"| {lang} | {bytes_before} | {fmt(fast.get('first_ms'))} | {fmt(slow.get('later_ms'), 1)} | {hit} |")
+    return lines
+
+
+def report(rows: list[tuple], sizes: dict, header: str, text: dict | None = None) -> str:
+    lines = [header, ""] + summary(rows) + [
         "",
-        "| mode | CPU | engine | lang | first query ms | later keys ms (median) | hit@3 | page open ms | search bytes per view | foreign | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| mode | CPU | engine | lang | first query ms | search bytes before it | later keys ms (median) | hit@3 | page open ms | search bytes per view | foreign | errors |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for mode, cpu, engine, lang, r in rows:
         hit = f"{r['hit_rate']:.0%}" if "hit_rate" in r else "—"
         lines.append(
-            f"| {mode} | {cpu}× | {engine} | {lang} | {fmt(r.get('first_ms'))} | {fmt(r.get('later_ms'), 1)} | {hit} | "
+            f"| {mode} | {cpu}× | {engine} | {lang} | {fmt(r.get('first_ms'))} | {kb(r['first_bytes']) if 'first_bytes' in r else '—'} | {fmt(r.get('later_ms'), 1)} | {hit} | "
             f"{fmt(r.get('open_ms'))} | {kb(r['view_search_bytes']) if 'view_search_bytes' in r else '—'} | {r.get('foreign', '—')} | {r.get('errors', '—')} |"
         )
-    lines += ["", "Search files a first query loads (ours):"]
-    lines += [f"- {lang}: {kb(raw)} raw, {kb(gz)} gzipped" for lang, (raw, gz) in sizes.items()]
+    lines += ["", "Search files the first answer needs (ours), and the full text that follows:"]
+    for lang, (raw, gz) in sizes.items():
+        rest = (text or {}).get(lang, (0, 0))
+        lines.append(f"- {lang}: {kb(raw)} raw, {kb(gz)} gzipped" + (f"; then the full text, {kb(rest[0])} raw, {kb(rest[1])} gzipped" if rest[0] else ""))
     return "\n".join(lines)
 
 
@@ -412,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
         rows = run_all(site_dir, offline_dir, work, args.repeats, not args.no_stock, not args.no_fast3g, args.release)
         header = f"search benchmark, {started}; {os.cpu_count()} cores, load average at start {load}; {args.repeats} fresh pages per first-query/page-open figure"
-        print(report(rows, index_sizes(site_dir), header))
+        print(report(rows, index_sizes(site_dir), header, text_sizes(site_dir)))
     return 0
 
 

@@ -106,8 +106,9 @@ def _change(release, index: int) -> dict:
 
 
 def releases_json(catalog: Catalog, site_url: str) -> str:
-    """Every release with its facts (date, source, patches, compatibility, breaking changes), its page URL per
-    language, and features with maturity. Validates against RELEASES_SCHEMA (published beside it)."""
+    """Every release with its facts (date, source, patches, compatibility, breaking changes, LTS), its page URL per
+    language, features with maturity, and `provisional` (known from PyPI only, official post not available yet).
+    Validates against RELEASES_SCHEMA (published beside it)."""
     releases = []
     for release in catalog.releases:
         pages = release.pages
@@ -133,7 +134,11 @@ def releases_json(catalog: Catalog, site_url: str) -> str:
                 for i, feature in enumerate(pages["zh"].features)
             ],
             "changes": [_change(release, i) for i in range(len(facts.changes))],
+            "provisional": release.provisional,
         }
+        if release.lts:
+            lts = release.lts
+            entry["lts"] = {"patches": list(lts.patches), "source": lts.source, "evidence": lts.evidence, "note": {lang: pages[lang].lts.note for lang in LANGUAGES}}
         compat = _compat(release)
         if compat:
             entry["compat"] = compat
@@ -175,7 +180,7 @@ RELEASES_SCHEMA = {
             "description": "newest first",
             "items": {
                 "type": "object",
-                "required": ["version", "date", "date_precision", "date_evidence", "source", "source_evidence", "url", "title", "summary", "patches", "features", "changes"],
+                "required": ["version", "date", "date_precision", "date_evidence", "source", "source_evidence", "url", "title", "summary", "patches", "features", "changes", "provisional"],
                 "additionalProperties": False,
                 "properties": {
                     "version": {"type": "string", "pattern": r"^\d+\.\d+$"},
@@ -188,6 +193,22 @@ RELEASES_SCHEMA = {
                     "title": _per_lang({"type": "string", "minLength": 1}),
                     "summary": _per_lang({"type": "string", "minLength": 1}),
                     "patches": {"type": "array", "items": {"type": "string", "pattern": r"^\d+\.\d+\.\d+$"}},
+                    "provisional": {
+                        "type": "boolean",
+                        "description": "true: on PyPI, but its official post is not available yet; date is PyPI's first upload day, source its PyPI page, every fact from PyPI, no features or changes",
+                    },
+                    "lts": {
+                        "type": "object",
+                        "description": "the release's long-term support line (1.8: 1.8.2, never on PyPI)",
+                        "required": ["patches", "source", "evidence", "note"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "patches": {"type": "array", "items": {"type": "string", "pattern": r"^\d+\.\d+\.\d+$"}, "minItems": 1},
+                            "source": {"type": "string", "pattern": "^https://"},
+                            "evidence": {"enum": list(EVIDENCE)},
+                            "note": _per_lang({"type": "string", "minLength": 1}),
+                        },
+                    },
                     "features": {
                         "type": "array",
                         "items": {

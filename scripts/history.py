@@ -23,8 +23,8 @@ def feature_history(catalog: Catalog, lang: str) -> list[dict]:
     """One entry per feature id: its area, its name (from the newest release), and per release its label.
 
     `steps` is the journey: one (version, label) per release where the label differs from the one before.
-    Ordered by area (as in AREAS), then newest first like the release columns: by the newest release that
-    mentions the feature, then by the one that first did, so a table opens on what current posts talk about.
+    Ordered newest first, like every list on the site: by the newest release that mentions the feature, then
+    by the one that first did, then by area (as in AREAS), so the view opens on what current posts talk about.
     """
     oldest_first = list(reversed(catalog.releases))
     history: dict[str, dict] = {}
@@ -37,7 +37,7 @@ def feature_history(catalog: Catalog, lang: str) -> list[dict]:
             if not entry["steps"] or entry["steps"][-1][1] != feature.maturity:
                 entry["steps"].append((release.version, feature.maturity))
     area_order = {area: i for i, area in enumerate(AREAS)}
-    return sorted(history.values(), key=lambda e: (area_order[e["area"]], -e["last"], -e["first"], e["id"]))
+    return sorted(history.values(), key=lambda e: (-e["last"], -e["first"], area_order[e["area"]], e["id"]))
 
 
 def status_today(catalog: Catalog) -> dict[str, Status]:

@@ -1,30 +1,56 @@
 """Create the Chinese and English pages of a new release, with the front matter to fill in.
 
-    python -m scripts.new_release 2.10 [--docs-dir docs] [--force]
+    python -m scripts.new_release 2.16 [--docs-dir docs] [--force]
+    python -m scripts.new_release 2.15 --provisional [--evidence docs/.pypi-evidence.json]
 
-The pages start with placeholder values ("TODO") that the build rejects, so a half-filled scaffold can
-never be published by accident: fill every field from the official post, then run
+Without `--provisional` the pages start with placeholder values ("TODO") that the build rejects, so a
+half-filled scaffold can never be published by accident: fill every field from the official post, then run
 `python -m scripts.releases` to validate.
+
+`--provisional` is for a release that PyPI already lists but whose official post is not available yet: it writes
+a page pair from the registry evidence alone (`provisional: true`; the date is PyPI's first upload day, the
+source the version's PyPI page, the Python versions of the Linux x86_64 wheels, the CUDA build of that wheel,
+the torchvision/torchaudio releases whose Requires-Dist accepts it). No feature, label or change is written:
+the catalog refuses them on a provisional page. Rerunning it refreshes the facts (a new patch release).
+
+When the post arrives, run the plain command on the provisional page: it becomes a full scaffold that keeps the
+registry facts (`patches`, `compat`, the English `compat_notes`), drops the flag, and asks for the rest (TODO).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, RELEASES_DIR, VERSION_RE, page_file_name
+import yaml
+
+from scripts.compat import CUDA_VERSIONS, PYTHON_VERSIONS
+from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, PROVISIONAL_SOURCE_PREFIX, RELEASES_DIR, VERSION_RE, page_file_name, split_front_matter
+from scripts.registry import EVIDENCE_FILE, MAIN_PLATFORM, PLATFORMS, load_evidence, python_key, version_key
+
+LIBRARIES = ("torchvision", "torchaudio")
+PLATFORM_NAMES = {
+    "linux-x86_64": "Linux x86_64",
+    "linux-aarch64": "Linux aarch64",
+    "macos-arm64": "macOS arm64",
+    "macos-x86_64": "macOS x86_64",
+    "windows": "Windows",
+}
 
 TEMPLATES = {
     "zh": """\
 ---
 # 事实（与语言无关）只写在这个中文页面里；英文页面只放译文。
 version: "{version}"
-date: TODO  # 官方发布文章的日期，YYYY-MM-DD（只知道月份时写 YYYY-MM，并加 date_note 说明依据）
+date: TODO  # 官方发布文章的日期，YYYY-MM-DD（只知道月份时写 YYYY-MM，并加 date_note 说明依据）{upload_hint}
 source: TODO  # 官方发布文章的 https:// 链接
 title: "PyTorch {version}：TODO"
 summary: "TODO 一句话概括这个版本"
-features:
+{registry_facts}features:
   # 每个特性一项；id 在各版本间保持一致（生命周期页面据此连线），maturity 只写这一版官方文章给出的标签
   - id: TODO-feature-id
     name: TODO 特性名称
@@ -43,7 +69,7 @@ TODO 用自己的话介绍这个特性，并给出自己写的代码示例。
 # Words only: every fact (version, date, source, areas, labels …) is written once, in {version}.md.
 title: "PyTorch {version}: TODO"
 summary: "TODO one-line summary of the release"
-features:
+{registry_facts}features:
   # the English name of each feature of {version}.md, by id
   TODO-feature-id: TODO feature name
 ---
@@ -56,19 +82,385 @@ TODO describe the feature in your own words, with a code example of your own.
 """,
 }
 
+# The front matter blocks of a provisional page that hold registry facts: kept when it becomes a full page.
+KEPT_BLOCKS = {"zh": ("patches", "compat"), "en": ("compat_notes",)}
 
-def scaffold(version: str, docs_dir: Path, force: bool = False) -> list[Path]:
-    """Write both language pages of `version`; refuse to overwrite unless force is set."""
+
+# --- registry facts -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class RegistryFacts:
+    """What PyPI says about one minor release (from the evidence file): everything a provisional page states."""
+
+    version: str
+    checked: str  # the day the evidence was fetched
+    patches: list[str]  # oldest first
+    uploaded: str  # first upload day of any of its files, YYYY-MM-DD
+    python: dict[str, tuple[str, ...]]  # patch -> CPython versions of its Linux x86_64 wheels
+    other_platforms: dict[str, dict[str, tuple[str, ...]]]  # patch -> {platform: versions} where they differ
+    cuda: dict[str, str | None]  # patch -> CUDA of its Linux x86_64 wheel (None: CPU build or not recorded)
+    libraries: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # name -> patch -> accepting releases, newest first
+    requires: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # name -> library release -> its Requires-Dist on torch
+
+
+class RegistryError(ValueError):
+    """The evidence cannot support a provisional page (no such release, a value the catalog does not know)."""
+
+
+def _pythons(values) -> tuple[str, ...]:
+    return tuple(sorted((v for v in values if v not in ("py2", "py3")), key=python_key))
+
+
+def _newest_line(versions: list[str]) -> list[str]:
+    """The releases of the newest minor line among `versions` (newest first). An old floor is a missing upper
+    bound, not a statement about a torch that did not exist yet: torchvision 0.3.0 declares torch>=1.1.0, which
+    admits 2.15.0 too; the line built against the torch before it (0.29.x: torch>=2.14.0) is what accepts it."""
+    if not versions:
+        return []
+    line = version_key(versions[0])[:2]
+    return [v for v in versions if version_key(v)[:2] == line]
+
+
+def registry_facts(version: str, evidence: dict) -> RegistryFacts:
+    """The registry facts of minor release `version` (e.g. "2.15") from the evidence file's content."""
+    from scripts.verdicts import accepting_libraries  # the one rule for "this library release accepts that torch"
+
+    torch = evidence.get("torch", {})
+    patches = sorted((p for p, record in torch.items() if p.startswith(version + ".") and record.get("files")), key=version_key)
+    if not patches:
+        raise RegistryError(f"the evidence (checked {evidence.get('checked')}) lists no torch {version}.x wheels on PyPI: refresh it first (make check-upstream)")
+    uploads = sorted(torch[p]["uploaded"] for p in patches if torch[p].get("uploaded"))
+    if not uploads:
+        raise RegistryError(f"the evidence records no upload day for torch {version}.x")
+    facts = RegistryFacts(version, evidence.get("checked", ""), patches, uploads[0], {}, {}, {})
+    for patch in patches:
+        wheels = {platform: _pythons(values) for platform, values in torch[patch].get("wheels", {}).items() if platform in PLATFORMS}
+        facts.python[patch] = wheels.get(MAIN_PLATFORM, ())
+        facts.other_platforms[patch] = {p: v for p, v in wheels.items() if p != MAIN_PLATFORM and v and v != facts.python[patch]}
+        facts.cuda[patch] = torch[patch].get("cuda", {}).get(MAIN_PLATFORM)
+    for name in LIBRARIES:
+        facts.libraries[name] = {patch: _newest_line(accepting_libraries(evidence, name, patch)) for patch in patches}
+        accepted = {v for versions in facts.libraries[name].values() for v in versions}
+        facts.requires[name] = {v: list(evidence[name][v].get("requires", [])) for v in accepted}
+    unknown = sorted({v for vs in facts.python.values() for v in vs if v not in PYTHON_VERSIONS} | {c for c in facts.cuda.values() if c and c not in CUDA_VERSIONS})
+    if unknown:
+        raise RegistryError(f"PyPI's torch {version} wheels name versions the catalog does not know yet: {', '.join(unknown)} (add them to scripts/compat.py)")
+    return facts
+
+
+def _grouped(values: dict[str, object]) -> list[tuple[list[str], object]]:
+    """Patches that share a value, in patch order: [(patches, value)]."""
+    groups: dict = {}
+    for patch, value in values.items():
+        groups.setdefault(repr(value), ([], value))[0].append(patch)
+    return list(groups.values())
+
+
+# --- writing a provisional page pair ------------------------------------------------------------------------
+
+
+def _quoted(values) -> str:
+    return "[" + ", ".join(f'"{v}"' for v in values) + "]"
+
+
+def _yaml_text(text: str) -> str:
+    """A one-line YAML string (JSON is YAML): quotes and backslashes escaped."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def python_summary(versions) -> str:
+    from scripts.install_view import python_summary as summary
+
+    return summary(list(versions))
+
+
+def _library_note(facts: RegistryFacts, name: str, lang: str) -> str | None:
+    accepted = sorted({v for vs in facts.libraries[name].values() for v in vs}, key=version_key)
+    if not accepted:
+        return None
+    parts = [f"{v}（{'、'.join(facts.requires[name][v])}）" if lang == "zh" else f"{v} ({', '.join(facts.requires[name][v])})" for v in accepted]
+    newest = accepted[-1]
+    patches = ", ".join(facts.patches)
+    if lang == "zh":
+        return f"PyPI 上 Requires-Dist 接受 torch {patches} 的 {name} 版本：{'；'.join(parts)}。pip 会选其中最新的 {newest}。"
+    return f"The {name} releases on PyPI whose Requires-Dist accepts torch {patches}: {'; '.join(parts)}. pip picks the newest, {newest}."
+
+
+def _platform_note(facts: RegistryFacts, lang: str) -> str | None:
+    lines = []
+    for patch, platforms in facts.other_platforms.items():
+        for platform, versions in platforms.items():
+            lines.append(f"{patch} {PLATFORM_NAMES[platform]}：{python_summary(versions)}" if lang == "zh" else f"{patch} {PLATFORM_NAMES[platform]}: {python_summary(versions)}")
+    if not lines:
+        return None
+    if lang == "zh":
+        return f"这里是 PyPI 上 Linux x86_64 wheel 的 Python 版本；其他平台不同：{'；'.join(lines)}（{facts.checked} 核对 PyPI）。"
+    return f"These are the Python versions of PyPI's Linux x86_64 wheels; other platforms differ: {'; '.join(lines)} (PyPI checked {facts.checked})."
+
+
+def _notes(facts: RegistryFacts, lang: str) -> dict[str, str]:
+    notes = {}
+    platform = _platform_note(facts, lang)
+    if platform:
+        notes["pypi-platforms"] = platform
+    for name in LIBRARIES:
+        text = _library_note(facts, name, lang)
+        if text:
+            notes[f"pypi-{name}-requires"] = text
+    return notes
+
+
+def _compat_yaml(facts: RegistryFacts) -> list[str]:
+    """The `compat:` block: every claim from PyPI, official, scoped to patches where they differ."""
+    notes = _notes(facts, "zh")
+    out = ["compat:"]
+
+    def scope(patches: list[str]) -> str:
+        return "" if patches == facts.patches else f"torch: {_quoted(patches)}, "
+
+    pythons = [(patches, versions) for patches, versions in _grouped(facts.python) if versions]
+    if pythons:
+        out.append("  python:")
+        for patches, versions in pythons:
+            note = ", note: pypi-platforms" if "pypi-platforms" in notes else ""
+            out.append(f"    - {{{scope(patches)}supported: {_quoted(versions)}, sources: [PyPI], evidence: official{note}}}")
+    for name in LIBRARIES:
+        newest = {patch: versions[0] for patch, versions in facts.libraries[name].items() if versions}
+        if newest:
+            out.append(f"  {name}:")
+            for patches, version in _grouped(newest):
+                out.append(f'    - {{torch: {_quoted(patches)}, version: "{version}", sources: [PyPI], evidence: official, note: pypi-{name}-requires}}')
+    cudas = [(patches, cuda) for patches, cuda in _grouped(facts.cuda) if cuda]
+    if cudas:
+        out.append("  pypi_cuda:")
+        out += [f'    - {{{scope(patches)}version: "{cuda}", sources: [PyPI], evidence: official}}' for patches, cuda in cudas]
+    if notes:
+        out.append("  notes:")
+        out += [f"    - {{id: {nid}, text: {_yaml_text(text)}}}" for nid, text in notes.items()]
+    return out if len(out) > 1 else []
+
+
+WORDS = {
+    "zh": {
+        "title": "PyTorch {version}（临时条目：官方发布文章尚未收录）",
+        "summary": "PyPI 上已有 torch {first}（{uploaded} 首次上传）。本站还没有它的官方发布文章，这里只列出 PyPI 上查得到的事实，不介绍新特性。",
+        "date_note": "{uploaded} 是 torch {first} 在 PyPI 上首次上传文件的日期，不是官方宣布的日期：官方发布文章尚未收录。",
+        "source_note": "官方发布文章尚未收录，所以这里的来源是 PyPI 上这个版本的页面；页面上的事实都来自 PyPI（{checked} 核对）。",
+        "heading": "官方发布文章尚未收录",
+        "intro": "PyTorch {version} 已经发布在 PyPI 上，但本站还没有它的官方发布文章，所以本页没有新特性、成熟度标签或不兼容变更的介绍，也不做推测。下面只列出 PyPI 上查得到的事实（{checked} 核对）：",
+        "uploaded": "首次上传：{uploaded}（PyPI 的上传日期，不是官方宣布的日期）",
+        "patches": "补丁版本：{patches}",
+        "python": "Python（PyPI 上 Linux x86_64 的 wheel）：{python}",
+        "python_none": "Python：PyPI 上没有 Linux x86_64 的 wheel",
+        "platform": "{platform} 的 wheel：{python}",
+        "cuda": "PyPI 默认 wheel（Linux x86_64）的 CUDA：{cuda}",
+        "cuda_none": "PyPI 默认 wheel（Linux x86_64）的 CUDA：没有记录（可能是 CPU 构建）",
+        "library": "Requires-Dist 接受它的 {name}：{versions}",
+        "library_none": "{name}：PyPI 上没有哪个版本在 Requires-Dist 中声明接受它",
+        "later": "官方发布文章收录后，本页会换成完整的版本介绍。",
+        "sep": "、",
+        "requires": "{version}（{requires}）",
+    },
+    "en": {
+        "title": "PyTorch {version} (provisional: official post not available here yet)",
+        "summary": "PyPI has listed torch {first} since {uploaded}. Its official release post is not available here yet, so this page gives only what PyPI says, no features.",
+        "date_note": "{uploaded} is the day torch {first} was first uploaded to PyPI, not an announcement date: the official release post is not available here yet.",
+        "source_note": "The official release post is not available here yet, so the source is this version's PyPI page; every fact on this page comes from PyPI (checked {checked}).",
+        "heading": "Official post not available here yet",
+        "intro": "PyTorch {version} is on PyPI, but its official release post is not available here yet: this page has no features, maturity labels or breaking changes, and guesses none. What PyPI says (checked {checked}):",
+        "uploaded": "First upload: {uploaded} (PyPI's upload day, not an announcement date)",
+        "patches": "Patch releases: {patches}",
+        "python": "Python (PyPI's Linux x86_64 wheels): {python}",
+        "python_none": "Python: PyPI has no Linux x86_64 wheels",
+        "platform": "{platform} wheels: {python}",
+        "cuda": "CUDA of the PyPI default wheel (Linux x86_64): {cuda}",
+        "cuda_none": "CUDA of the PyPI default wheel (Linux x86_64): not recorded (possibly a CPU build)",
+        "library": "{name} releases whose Requires-Dist accepts it: {versions}",
+        "library_none": "{name}: no release on PyPI declares in its Requires-Dist that it accepts it",
+        "later": "When the official post is available, this page becomes a full release page.",
+        "sep": ", ",
+        "requires": "{version} ({requires})",
+    },
+}
+
+
+def _body(facts: RegistryFacts, lang: str) -> list[str]:
+    w = WORDS[lang]
+    newest = facts.patches[-1]
+    items = [w["uploaded"].format(uploaded=facts.uploaded), w["patches"].format(patches=w["sep"].join(facts.patches))]
+    items.append(w["python"].format(python=python_summary(facts.python[newest])) if facts.python[newest] else w["python_none"])
+    for platform, versions in facts.other_platforms[newest].items():
+        items.append(w["platform"].format(platform=PLATFORM_NAMES[platform], python=python_summary(versions)))
+    items.append(w["cuda"].format(cuda=facts.cuda[newest]) if facts.cuda[newest] else w["cuda_none"])
+    for name in LIBRARIES:
+        accepted = facts.libraries[name][newest]
+        shown = w["sep"].join(w["requires"].format(version=v, requires=", ".join(facts.requires[name][v])) for v in reversed(accepted))
+        items.append(w["library"].format(name=name, versions=shown) if accepted else w["library_none"].format(name=name))
+    return [
+        "",
+        f"## {w['heading']} {{ #provisional }}",
+        "",
+        w["intro"].format(version=facts.version, checked=facts.checked),
+        "",
+        *[f"- {item}" for item in items],
+        "",
+        w["later"],
+        "",
+    ]
+
+
+def provisional_pages(facts: RegistryFacts) -> dict[str, str]:
+    """The text of both pages of a provisional release."""
+    values = {"version": facts.version, "first": facts.patches[0], "uploaded": facts.uploaded, "checked": facts.checked}
+    words = {lang: {key: WORDS[lang][key].format(**values) for key in ("title", "summary", "date_note", "source_note")} for lang in LANGUAGES}
+    zh = [
+        "---",
+        "# 临时条目：只写 PyPI 上的事实（由 python -m scripts.new_release {v} --provisional 从 docs/.pypi-evidence.json 生成）。".format(v=facts.version),
+        "# 官方发布文章收录后运行 python -m scripts.new_release {v}，把本页变成完整页面。".format(v=facts.version),
+        f'version: "{facts.version}"',
+        "provisional: true",
+        f"date: {facts.uploaded}",
+        f"date_note: {_yaml_text(words['zh']['date_note'])}",
+        f"source: {PROVISIONAL_SOURCE_PREFIX}{facts.patches[0]}/",
+        f"source_note: {_yaml_text(words['zh']['source_note'])}",
+        f"title: {_yaml_text(words['zh']['title'])}",
+        f"summary: {_yaml_text(words['zh']['summary'])}",
+        f"patches: {_quoted(facts.patches)}",
+        *_compat_yaml(facts),
+        "---",
+    ]
+    en = [
+        "---",
+        f"# Words only: every fact is written once, in {facts.version}.md (a provisional page: PyPI's facts only).",
+        f"title: {_yaml_text(words['en']['title'])}",
+        f"summary: {_yaml_text(words['en']['summary'])}",
+        f"date_note: {_yaml_text(words['en']['date_note'])}",
+        f"source_note: {_yaml_text(words['en']['source_note'])}",
+    ]
+    notes = _notes(facts, "en")
+    if notes and _compat_yaml(facts):
+        en.append("compat_notes:")
+        en += [f"  {nid}: {_yaml_text(text)}" for nid, text in notes.items()]
+    en.append("---")
+    return {"zh": "\n".join(zh + _body(facts, "zh")), "en": "\n".join(en + _body(facts, "en"))}
+
+
+# --- checking a provisional page against the evidence ------------------------------------------------------
+
+
+def provisional_problems(release, evidence: dict) -> list[str]:
+    """Where a provisional release's facts and the registry evidence disagree ("path:line: message" strings):
+    date, source, patches, Python set, CUDA of the PyPI wheel, library pairings. Empty when they agree."""
+    page = release.facts
+    try:
+        facts = registry_facts(release.version, evidence)
+    except RegistryError as exc:
+        return [f"{page.path}:{page.lines.get('version', 1)}: {exc}"]
+    problems = []
+
+    def problem(field_name: str, message: str) -> None:
+        problems.append(f"{page.path}:{page.lines.get(field_name, 1)}: {message}")
+
+    if release.date_iso != facts.uploaded:
+        problem("date", f"date {release.date_iso} is not PyPI's first upload day {facts.uploaded}")
+    if release.source != f"{PROVISIONAL_SOURCE_PREFIX}{facts.patches[0]}/":
+        problem("source", f"source {release.source} is not {PROVISIONAL_SOURCE_PREFIX}{facts.patches[0]}/")
+    if list(release.patches) != facts.patches:
+        problem("patches", f"patches {list(release.patches)} are not PyPI's {facts.patches}")
+        return problems
+    compat = release.compat
+    for patch in facts.patches:
+        stated = tuple(sorted(compat.versions("python", patch=patch), key=python_key)) if compat else ()
+        if stated != facts.python[patch]:
+            problem("compat", f"torch {patch}: Python {', '.join(stated) or 'none'} here, PyPI's Linux x86_64 wheels: {', '.join(facts.python[patch]) or 'none'}")
+        cuda = compat.versions("pypi_cuda", patch=patch) if compat else []
+        if (cuda[0] if cuda else None) != facts.cuda[patch]:
+            problem("compat", f"torch {patch}: pypi_cuda {cuda[0] if cuda else 'none'} here, PyPI's Linux x86_64 wheel: {facts.cuda[patch] or 'none'}")
+        for name in LIBRARIES:
+            accepted = facts.libraries[name][patch]
+            paired = compat.library_version(name, patch) if compat else None
+            if paired != (accepted[0] if accepted else None):
+                problem("compat", f"torch {patch}: {name} {paired or 'none'} here; the newest release whose Requires-Dist accepts it is {accepted[0] if accepted else 'none'}")
+            note = compat.notes.get(f"pypi-{name}-requires", "") if compat else ""
+            for version in accepted:
+                if version not in note:
+                    problem("compat", f"torch {patch}: {name} {version} accepts it too: name it in the note pypi-{name}-requires")
+    return problems
+
+
+# --- writing files ------------------------------------------------------------------------------------------
+
+
+def _targets(version: str, docs_dir: Path) -> dict[str, Path]:
     if not VERSION_RE.match(version):
         raise ValueError(f"bad version '{version}': expected MAJOR.MINOR, e.g. 2.10")
-    targets = [docs_dir / RELEASES_DIR / page_file_name(version, lang) for lang in LANGUAGES]
-    existing = [t for t in targets if t.exists()]
-    if existing and not force:
+    return {lang: docs_dir / RELEASES_DIR / page_file_name(version, lang) for lang in LANGUAGES}
+
+
+def is_provisional(path: Path) -> bool:
+    """Whether an existing Chinese page says `provisional: true` (read leniently: this only decides what to do)."""
+    front = split_front_matter(path.read_text(encoding="utf-8"))
+    values = yaml.safe_load(front[0]) if front and front[0] else None
+    return isinstance(values, dict) and values.get("provisional") is True
+
+
+def _front_blocks(text: str, names: tuple[str, ...]) -> list[str]:
+    """The lines of the named top-level front matter fields, as written (a field runs to the next top-level key)."""
+    front = split_front_matter(text)
+    lines = (front[0] if front else "").split("\n")
+    out: list[str] = []
+    keeping = False
+    for line in lines:
+        top = re.match(r"^([A-Za-z_][\w-]*):", line)
+        if top:
+            keeping = top.group(1) in names
+        elif line and not line[0].isspace() and not line.startswith("#"):
+            keeping = False
+        if keeping:
+            out.append(line)
+    return out
+
+
+def _upload_day(text: str) -> str | None:
+    match = re.search(r"^date:\s*(\d{4}-\d{2}-\d{2})\s*$", text, re.M)
+    return match.group(1) if match else None
+
+
+def scaffold(version: str, docs_dir: Path, force: bool = False) -> list[Path]:
+    """Write both language pages of `version`; refuse to overwrite unless force is set. A provisional page
+    pair becomes a full scaffold that keeps its registry facts."""
+    targets = _targets(version, docs_dir)
+    existing = [t for t in targets.values() if t.exists()]
+    upgrade = targets[DEFAULT_LANGUAGE].exists() and is_provisional(targets[DEFAULT_LANGUAGE])
+    if existing and not force and not upgrade:
         raise FileExistsError(f"{existing[0]} already exists (use --force to overwrite)")
-    for lang, target in zip(LANGUAGES, targets):
+    kept = {lang: [] for lang in LANGUAGES}
+    hint = ""
+    if upgrade:
+        texts = {lang: path.read_text(encoding="utf-8") if path.exists() else "" for lang, path in targets.items()}
+        kept = {lang: _front_blocks(texts[lang], KEPT_BLOCKS[lang]) for lang in LANGUAGES}
+        uploaded = _upload_day(texts[DEFAULT_LANGUAGE])
+        hint = f"\n# PyPI 首次上传：{uploaded}（临时条目的日期）；这里要写官方发布文章的日期" if uploaded else ""
+    for lang, target in targets.items():
+        facts = "".join(line + "\n" for line in kept[lang])
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(TEMPLATES[lang].format(version=version), encoding="utf-8")
-    return targets
+        target.write_text(TEMPLATES[lang].format(version=version, registry_facts=facts, upload_hint=hint if lang == DEFAULT_LANGUAGE else ""), encoding="utf-8")
+    return list(targets.values())
+
+
+def scaffold_provisional(version: str, docs_dir: Path, evidence: dict, force: bool = False) -> list[Path]:
+    """Write a provisional page pair from the registry evidence. Overwrites a provisional pair (fresh facts),
+    never a full page unless force is set."""
+    targets = _targets(version, docs_dir)
+    zh = targets[DEFAULT_LANGUAGE]
+    if zh.exists() and not force and not is_provisional(zh):
+        raise FileExistsError(f"{zh} is a full release page, not a provisional one (use --force to overwrite)")
+    pages = provisional_pages(registry_facts(version, evidence))
+    for lang, target in targets.items():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(pages[lang], encoding="utf-8")
+    return list(targets.values())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,15 +468,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("version", help="MAJOR.MINOR, e.g. 2.10")
     parser.add_argument("--docs-dir", default="docs", type=Path, help="the MkDocs docs_dir (default: docs)")
     parser.add_argument("--force", action="store_true", help="overwrite existing pages")
+    parser.add_argument("--provisional", action="store_true", help="write a provisional page pair from the registry evidence (the release is on PyPI, its post is not available yet)")
+    parser.add_argument("--evidence", type=Path, help=f"the registry evidence (default: DOCS_DIR/{EVIDENCE_FILE})")
     args = parser.parse_args(argv)
     try:
-        created = scaffold(args.version, args.docs_dir, args.force)
+        if args.provisional:
+            evidence_path = args.evidence or args.docs_dir / EVIDENCE_FILE
+            if not evidence_path.is_file():
+                raise RegistryError(f"{evidence_path} does not exist: fetch the registry evidence first")
+            created = scaffold_provisional(args.version, args.docs_dir, load_evidence(evidence_path), args.force)
+        else:
+            created = scaffold(args.version, args.docs_dir, args.force)
     except (ValueError, FileExistsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     for path in created:
-        print(f"created {path}")
-    print(f"next: fill in the TODOs ({DEFAULT_LANGUAGE} is the default language), then run python -m scripts.releases")
+        print(f"wrote {path}")
+    if args.provisional:
+        print("next: python -m scripts.releases (validate); when the official post is available, run this command without --provisional")
+    else:
+        print(f"next: fill in the TODOs ({DEFAULT_LANGUAGE} is the default language), then run python -m scripts.releases")
     return 0
 
 

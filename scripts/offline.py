@@ -3,7 +3,7 @@
     python -m scripts.offline [--site-dir site] [--project .]
 
 Runs a second, strict MkDocs build with OFFLINE=true (Material's offline plugin: `.html` URLs, vendored
-iframe-worker shim; our search index as one script per language), checks that each language has its index,
+iframe-worker shim; our search index as scripts, two per language), checks that each language has its index,
 drops files nothing loads (source maps, lunr stemmers of other languages, the 404 page), and writes
 `<site-dir>/downloads/pytorch-timeline-offline.zip` with sorted entries and fixed timestamps, so the same
 commit always gives the same bytes.
@@ -61,6 +61,9 @@ def check_offline_site(site: Path) -> None:
             raise OfflineBuildError(f"the offline copy has no search index for {lang} ({index_file(lang, offline=True)})")
         if any(loc.startswith("en/") != (lang == "en") for loc in locations):
             raise OfflineBuildError(f"the offline search index for {lang} holds pages of another language")
+        text = site / index_file(lang, offline=True, part="text")
+        if not text.is_file() or len(read_index_script(text.read_text(encoding="utf-8"))["texts"]) != len(locations):
+            raise OfflineBuildError(f"the offline copy's search text for {lang} ({index_file(lang, offline=True, part='text')}) is missing or does not match its index")
 
 
 def prune(site: Path) -> None:

@@ -7,6 +7,16 @@ compatibility data — together with its Chinese words. The **English page's fro
 title, summary, notes, and the English name of every feature and text of every change, keyed by id.
 So a fact cannot disagree between languages, and a missing translation is an error with its line.
 
+Two facts describe a release as a whole:
+- `provisional: true` — the release is on PyPI but its official post is not available yet. Its page pair is
+  written from the registry evidence (`python -m scripts.new_release 2.15 --provisional`): `date` is PyPI's
+  first upload day (the required `date_note` says so), `source` the version's PyPI page, every compatibility
+  claim `sources: [PyPI]`, `evidence: official`; `features` and `changes` are refused on both pages (a registry
+  has no labels or highlights). Views mark it (`Release.provisional`); `python -m scripts.new_release 2.15`
+  turns it into a full page when the post arrives.
+- `lts: {patches: [...], source: <url>, evidence: ..., note: <Chinese words>}` — the release's long-term
+  support line (1.8: 1.8.2); the English page translates the note as `lts_note` (`Release.lts`).
+
 Every generated view (timeline, navigation, lifecycle, topics, compare/upgrade, compatibility, feeds,
 releases.json) reads releases through `load_catalog`, which validates all pages and raises
 `ReleaseDataError` listing every problem as `path:line: message`. Run it directly to check the pages
@@ -26,7 +36,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts.compat import Compat, parse_compat
+from scripts.compat import FIELDS as COMPAT_FIELDS, Compat, parse_compat
 from scripts.frontmatter import PageDataError, Problem, Reader, parse_front_matter, read_page_text, shown_path
 from scripts.frontmatter import split_front_matter  # noqa: F401 - re-exported: scripts and tests import it from here
 
@@ -107,12 +117,19 @@ def area_slug(area: str) -> str:
 
 # --- fields -------------------------------------------------------------------------------------------
 
-FACT_FIELDS = ("version", "date", "source", "date_evidence", "source_evidence", "patches", "compat")
+FACT_FIELDS = ("version", "date", "source", "date_evidence", "source_evidence", "patches", "compat", "provisional", "lts")
 WORD_FIELDS = ("title", "summary", "description", "source_note", "date_note")
 ZH_REQUIRED = ("version", "date", "title", "summary", "source", "features")
 ZH_ALLOWED = FACT_FIELDS + WORD_FIELDS + ("features", "changes")
 EN_REQUIRED = ("title", "summary")
-EN_ALLOWED = WORD_FIELDS + ("features", "changes", "compat_notes")
+EN_ALLOWED = WORD_FIELDS + ("features", "changes", "compat_notes", "lts_note")
+# A provisional release (on PyPI, official post not available yet) carries registry facts only: nothing a post
+# would have to say. Its `features` list is not required, and these fields are refused on both pages.
+PROVISIONAL_REFUSED = ("features", "changes")
+# The only host a provisional page's facts may come from, and the only source its compatibility claims may name.
+PROVISIONAL_SOURCE_PREFIX = "https://pypi.org/project/torch/"
+PROVISIONAL_CLAIM_SOURCES = ("PyPI",)
+LTS_FIELDS = ("patches", "source", "evidence", "note")
 # Words that, when the Chinese page has them, the English page must translate (and only then).
 PAIRED_WORDS = ("description", "source_note", "date_note")
 FEATURE_FIELDS = ("id", "name", "area", "maturity", "note")
@@ -160,6 +177,17 @@ class Change:
         return f"change-{self.id}"
 
 
+@dataclass(frozen=True)
+class Lts:
+    """A long-term support line of a release (1.8: 1.8.2 on the LTS index, never on PyPI), from `lts:`."""
+
+    patches: tuple[str, ...]  # the LTS patch releases, each listed in the page's `patches`
+    source: str
+    evidence: str  # an EVIDENCE key
+    note: str  # in the page's language (the Chinese page's `lts.note`, the English page's `lts_note`)
+    line: int
+
+
 @dataclass
 class ReleasePage:
     """One language's page of one release: the release's facts with this language's words."""
@@ -182,6 +210,8 @@ class ReleasePage:
     date_note: str | None = None
     date_evidence: str = "official"
     source_evidence: str = "official"
+    provisional: bool = False  # on PyPI, but its official post is not available here yet: registry facts only
+    lts: Lts | None = None
     lines: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -240,6 +270,17 @@ class Release:
     @property
     def patches(self) -> tuple[str, ...]:
         return self.facts.patches
+
+    @property
+    def provisional(self) -> bool:
+        """True for a release known from PyPI only (`provisional: true`): its date is the first upload day, its
+        facts are registry facts; the views mark it."""
+        return self.facts.provisional
+
+    @property
+    def lts(self) -> Lts | None:
+        """The release's LTS line, with the Chinese note; `release.pages[lang].lts` has each language's note."""
+        return self.facts.lts
 
 
 @dataclass
@@ -473,6 +514,57 @@ def _read_words_by_id(r: Reader, node: yaml.Node, name: str, with_note: bool) ->
     return out
 
 
+def _read_lts(r: Reader, node: yaml.Node, patches: list[str]) -> dict | None:
+    """`lts: {patches: [...], source: <url>, evidence: official|copy|derived, note: <words>}` (Chinese page)."""
+    fields = r.fields(node, "lts", LTS_FIELDS, LTS_FIELDS)
+    if fields is None or any(name not in fields for name in LTS_FIELDS):
+        return None
+    value = {
+        "patches": r.text_list(fields["patches"][1], "lts.patches", PATCH_RE, "patch versions such as '1.8.2'"),
+        "source": r.url(fields["source"][1], "lts.source"),
+        "evidence": r.choice(fields["evidence"][1], "lts.evidence", EVIDENCE, "evidence"),
+        "note": r.text(fields["note"][1], "lts.note"),
+        "line": r.line(node),
+    }
+    for patch, item in zip(value["patches"] or [], fields["patches"][1].value):
+        if patch not in patches:
+            r.problem(r.line(item), f"lts: patch '{patch}' is not listed in 'patches'")
+            return None
+    if any(value[name] in (None, []) for name in LTS_FIELDS):
+        return None
+    return value
+
+
+def _read_provisional(r: Reader, fields: dict, values: dict, version: str) -> bool | None:
+    """`provisional: true`: a release known from PyPI only. Refuse every fact a registry cannot give (features
+    and their labels, changes), a source other than the version's PyPI page, a date without the note that says it
+    is an upload day, and a compatibility claim that does not rest on PyPI alone."""
+    key, node = fields["provisional"]
+    if not isinstance(node, yaml.ScalarNode) or node.value != "true":
+        r.problem(r.line(key), "write 'provisional: true' (a release on PyPI whose official post is not available yet), or leave the field out")
+        return None
+    ok = True
+    for name in PROVISIONAL_REFUSED:
+        if name in fields:
+            r.problem(r.line(fields[name][0]), f"a provisional release carries registry facts only: remove '{name}' (add it from the official post, with python -m scripts.new_release {version})")
+            ok = False
+    source = values.get("source")
+    expected = f"{PROVISIONAL_SOURCE_PREFIX}{version}."
+    if source and not source.startswith(expected):
+        r.problem(r.line(fields["source"][0]), f"a provisional release's source is its PyPI page ({expected}0/), not '{source}'")
+        ok = False
+    if "date_note" not in fields:
+        r.problem(r.line(key), "a provisional release needs a 'date_note' saying its date is PyPI's first upload day, not an announcement date")
+        ok = False
+    compat = values.get("compat")
+    for name in COMPAT_FIELDS if compat else ():
+        for claim in compat.claims(name):
+            if claim.sources != PROVISIONAL_CLAIM_SOURCES or claim.evidence != "official":
+                r.problem(claim.line, f"a provisional release's {name} claim rests on PyPI alone: 'sources: [PyPI]' and 'evidence: official'")
+                ok = False
+    return True if ok else None
+
+
 def _parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tuple[_Parsed | None, list[Problem]]:
     text, problems = read_page_text(path, shown)
     if text is None:
@@ -484,6 +576,8 @@ def _parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tupl
     required = ZH_REQUIRED if lang == DEFAULT_LANGUAGE else EN_REQUIRED
     allowed = ZH_ALLOWED if lang == DEFAULT_LANGUAGE else EN_ALLOWED
     fields = {key.value: (key, value) for key, value in front.root.value}
+    if lang == DEFAULT_LANGUAGE and "provisional" in fields:
+        required = tuple(name for name in required if name not in PROVISIONAL_REFUSED)
     for name, (key, _) in fields.items():
         if name in allowed:
             continue
@@ -540,6 +634,10 @@ def _parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tupl
             values["compat"] = parse_compat(r, fields["compat"][1], version_of_file, values.get("patches") or [])
         if values.get("date") and values["date"][1] == "month" and "date_note" not in fields:
             r.problem(lines["date"], "a date known only to the month needs a 'date_note' saying how it is known")
+        if "lts" in fields:
+            values["lts"] = _read_lts(r, fields["lts"][1], values.get("patches") or [])
+        if "provisional" in fields:
+            values["provisional"] = _read_provisional(r, fields, values, version_of_file)
     else:
         if "features" in fields:
             features = list(_read_words_by_id(r, fields["features"][1], "features", with_note=True).items())
@@ -547,6 +645,8 @@ def _parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tupl
             changes = list(_read_words_by_id(r, fields["changes"][1], "changes", with_note=False).items())
         if "compat_notes" in fields:
             values["compat_notes"] = _read_words_by_id(r, fields["compat_notes"][1], "compat_notes", with_note=False)
+        if "lts_note" in fields:
+            values["lts_note"] = r.text(fields["lts_note"][1], "lts_note")
 
     problems = r.problems + fence_problems(front.body, front.body_line, shown)
     parsed = _Parsed(path, shown, lang, version_of_file, values, lines, features, changes, front.body, front.body_line)
@@ -600,6 +700,15 @@ def _join(zh: _Parsed, en: _Parsed, docs_dir: Path) -> tuple[Release | None, lis
         if nid not in zh_notes:
             problem(en, words["line"], f"unknown compatibility note '{nid}': {zh.shown} has no such note under compat.notes")
 
+    if zh.values.get("provisional"):
+        for name in PROVISIONAL_REFUSED:
+            if name in en.lines:
+                problem(en, en.lines[name], f"a provisional release carries registry facts only: remove '{name}' ({zh.shown} has 'provisional: true')")
+    if "lts" in zh.lines and "lts_note" not in en.lines:
+        problem(en, 1, f"missing 'lts_note': {zh.shown}:{zh.lines['lts']} has an LTS note, translate it here")
+    if "lts_note" in en.lines and "lts" not in zh.lines:
+        problem(en, en.lines["lts_note"], f"'lts_note' has nothing to translate: {zh.shown} has no 'lts'")
+
     for page in (zh, en):
         anchors = heading_anchors(page.body)
         for feature in zh.features:
@@ -614,6 +723,8 @@ def _join(zh: _Parsed, en: _Parsed, docs_dir: Path) -> tuple[Release | None, lis
         return None, problems
     if "compat" in zh.lines and compat is None:
         return None, problems
+    if any(name in zh.lines and not facts.get(name) for name in ("lts", "provisional")):
+        return None, problems  # its problem is recorded where it was read
     date, precision = facts["date"]
     pages = {}
     for page in (zh, en):
@@ -644,9 +755,18 @@ def _join(zh: _Parsed, en: _Parsed, docs_dir: Path) -> tuple[Release | None, lis
             date_note=words.get("date_note"),
             date_evidence=facts.get("date_evidence") or "official",
             source_evidence=facts.get("source_evidence") or "official",
+            provisional=bool(facts.get("provisional")),
+            lts=_lts(facts.get("lts"), en.values.get("lts_note") if page is en else None),
             lines=dict(page.lines),
         )
     return Release(facts["version"], pages), problems
+
+
+def _lts(facts: dict | None, translated_note: str | None) -> Lts | None:
+    if facts is None:
+        return None
+    note = translated_note or facts["note"]
+    return Lts(patches=tuple(facts["patches"]), source=facts["source"], evidence=facts["evidence"], note=note, line=facts["line"])
 
 
 def _change(facts: dict, text: str, line: int) -> Change:

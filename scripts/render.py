@@ -51,6 +51,8 @@ UI: dict[str, dict[str, str]] = {
         "features_caption": "PyTorch {version} 的特性与成熟度标签",
         "changes": "不兼容变更与弃用",
         "changes_none": "本站依据的资料中没有记载这一版的不兼容变更、弃用或移除。",
+        "changes_provisional": "这一版的官方发布文章还不在本站的资料里，所以这里还没有它的不兼容变更、弃用或移除；文章收录后补上。",
+        "read_pypi": "在 PyPI 上查看这一版",
         "changes_intro": "升级到 {version} 时需要注意的变化（共 {count} 项）。每项注明来源；◆ 表示来源是官方文字的第三方副本或推断。",
         "before": "以前的写法",
         "after": "{version} 起的写法",
@@ -86,6 +88,8 @@ UI: dict[str, dict[str, str]] = {
         "features_caption": "Features of PyTorch {version} and their maturity labels",
         "changes": "Breaking changes and deprecations",
         "changes_none": "Our sources record no breaking change, deprecation or removal for this release.",
+        "changes_provisional": "This release's official post is not in our sources yet, so its breaking changes, deprecations and removals are not recorded here; they follow with the post.",
+        "read_pypi": "See this release on PyPI",
         "changes_intro": "What to watch for when upgrading to {version} ({count} items). Each names its source; ◆ marks a third-party copy of official text or a derived fact.",
         "before": "Before",
         "after": "From {version} on",
@@ -196,25 +200,31 @@ def feature_table(page: ReleasePage, statuses: dict | None = None, lifecycle_hre
     return "\n".join(out)
 
 
-def release_header(page: ReleasePage, statuses: dict | None = None, lifecycle_href: str | None = None) -> str:
-    """The H1 and the fact box every release page starts with (HTML: every value is escaped)."""
+def release_header(page: ReleasePage, statuses: dict | None = None, lifecycle_href: str | None = None, quick: str = "") -> str:
+    """The H1, the quick facts (`quick`, HTML from scripts/install_view.py) and the fact box every release page
+    starts with (HTML: every value is escaped). Provenance caveats are folded behind their ◆ in the quick facts:
+    content first, the caveat one click away (still in the page for search and print)."""
     t = UI[page.lang]
-    date_mark = evidence_mark(page.date_evidence, page.lang)
     source_mark = evidence_mark(page.source_evidence, page.lang)
     lines = [
         # No id on the H1: Material drops the first table-of-contents level when the H1 has one.
         f'<h1 class="release-title">{esc(page.title)}</h1>',
         "",
         '<div class="release-meta">',
-        f'<p class="release-facts"><span class="release-date">{esc(t["date"])}{t["colon"]}{date_html(page)}{date_mark}</span> · '
-        f'<span class="release-source">{esc(t["source"])}{t["colon"]}'
-        f'<a href="{esc(page.source)}">{esc(_short_url(page.source))}</a>{source_mark}</span></p>',
-        f'<p class="release-summary">{esc(page.summary)}</p>',
     ]
-    if page.date_note:
-        lines.append(f'<p class="release-date-note">{esc(page.date_note)}</p>')
-    if page.source_note:
-        lines.append(f'<p class="release-source-note">{esc(page.source_note)}</p>')
+    if quick:
+        lines.append(quick)
+    else:
+        date_mark = evidence_mark(page.date_evidence, page.lang)
+        lines.append(f'<p class="release-facts"><span class="release-date">{esc(t["date"])}{t["colon"]}{date_html(page)}{date_mark}</span></p>')
+        for note in (page.date_note, page.source_note):
+            if note:
+                lines.append(f'<details class="quick-caveat"><summary>◆</summary><p>{esc(note)}</p></details>')
+    lines += [
+        f'<p class="release-summary">{esc(page.summary)}</p>',
+        f'<p class="release-facts"><span class="release-source">{esc(t["source"])}{t["colon"]}'
+        f'<a href="{esc(page.source)}">{esc(_short_url(page.source))}</a>{source_mark}</span></p>',
+    ]
     if page.features:
         lines.append(feature_table(page, statuses, lifecycle_href))
     lines += ["</div>", ""]
@@ -256,7 +266,9 @@ def release_footer(catalog: Catalog, page: ReleasePage, compare_href: str | None
         lines.append(f'- {esc(t["next"])}{t["colon"]}{link(following.version)} ({next_page.date_iso}) — {esc(next_page.summary)}')
     else:
         lines.append(f"- {esc(t['none_next'])}")
-    lines += ["", "</nav>", "", f'<p class="release-source-link" data-search-exclude><a href="{esc(page.source)}">{esc(t["read_source"])} ↗</a></p>', ""]
+    # A provisional page's source is its PyPI page, not a post: the link says so.
+    read = t["read_pypi"] if page.provisional else t["read_source"]
+    lines += ["", "</nav>", "", f'<p class="release-source-link" data-search-exclude><a href="{esc(page.source)}">{esc(read)} ↗</a></p>', ""]
     return "\n".join(lines)
 
 
@@ -287,7 +299,8 @@ def changes_section(page: ReleasePage, catalog: Catalog, entries: dict, release_
     lang = page.lang
     lines = ["", f"## {esc(t['changes'])} {{ #changes }}", ""]
     if not page.changes:
-        return "\n".join(lines + [f'<p class="changes-none">{esc(t["changes_none"])}</p>', ""])
+        none = t["changes_provisional"] if page.provisional else t["changes_none"]
+        return "\n".join(lines + [f'<p class="changes-none">{esc(none)}</p>', ""])
     followers: dict[tuple[str, str], list[tuple[str, Change]]] = {}
     for release in catalog.releases:
         for change in release.pages[lang].changes:
@@ -333,9 +346,26 @@ def changes_section(page: ReleasePage, catalog: Catalog, entries: dict, release_
 
 
 def maturity_counts_html(page: ReleasePage) -> str:
-    counts = page.maturity_counts()
-    shown = list(COUNTED_LABELS) + [label for label in counts if label not in COUNTED_LABELS]
-    return " ".join(maturity_badge(label, page.lang, counts.get(label, 0)) for label in shown)
+    """One pill per label the release uses (Stable, Beta, Prototype first, then the rest), none at zero:
+    "0 Stable · 0 Beta" on 27 entries of a page was noise, not a comparison."""
+    counts = page.maturity_counts()  # holds only labels with at least one feature
+    shown = [label for label in COUNTED_LABELS if label in counts] + [label for label in counts if label not in COUNTED_LABELS]
+    return " ".join(maturity_badge(label, page.lang, counts[label]) for label in shown)
+
+
+PROVISIONAL = {
+    "zh": ("临时条目", "官方发布文章尚未收录：日期是 PyPI 首次上传的日期，事实只来自 PyPI"),
+    "en": ("provisional", "Official post not available here yet: the date is PyPI's first upload day and the facts come from PyPI only"),
+}
+
+
+def provisional_html(page: ReleasePage) -> str:
+    """The mark of a release known from PyPI only (`provisional: true`); nothing for any other."""
+    if not page.provisional:
+        return ""
+    label, meaning = PROVISIONAL[page.lang]
+    colon = UI[page.lang]["colon"]
+    return f' <span class="provisional-mark" title="{esc(meaning)}">{esc(label)}<span class="visually-hidden">{esc(colon + meaning)}</span></span>'
 
 
 def timeline(catalog: Catalog, lang: str, from_src: str = "index.md", pending: str | None = None) -> str:
@@ -354,7 +384,7 @@ def timeline(catalog: Catalog, lang: str, from_src: str = "index.md", pending: s
         "",
         f'<p class="latest-label"><strong>{esc(t["latest"])}</strong></p>',
         "",
-        f'{latest_link} · <time datetime="{newest.date_iso}">{newest.date_iso}</time> — {esc(newest.summary)}',
+        f'{latest_link} · <time datetime="{newest.date_iso}">{newest.date_iso}</time>{provisional_html(newest)} — {esc(newest.summary)}',
         "",
     ]
     if pending:
@@ -367,12 +397,15 @@ def timeline(catalog: Catalog, lang: str, from_src: str = "index.md", pending: s
             "",
             f"## [{esc(t['release'].format(version=page.version))}]({_link(from_src, _release_src(page.version))}) {{ #{anchor} }}",
             "",
-            f'<p class="timeline-date">{date_html(page)}</p>',
+            f'<p class="timeline-date">{date_html(page)}{provisional_html(page)}</p>',
             "",
             f'<p class="timeline-summary">{esc(page.summary)}</p>',
             "",
-            f'<p class="timeline-counts">{maturity_counts_html(page)}</p>',
-            "",
+        ]
+        counts = maturity_counts_html(page)
+        if counts:  # a release without features gets no empty row of pills
+            lines += [f'<p class="timeline-counts">{counts}</p>', ""]
+        lines += [
             "</div>",
             "",
         ]

@@ -1,5 +1,5 @@
-"""The site's search index, built at build time: one file per language, loaded by the search worker
-(docs/assets/javascripts/search/engine.js) on a reader's first query.
+"""The site's search index, built at build time: two files per language, loaded by the search worker
+(docs/assets/javascripts/search/engine.js) when the reader opens search or first types.
 
 Why prebuilt: tokenizing every page in the browser took most of the first query's time (both languages'
 documents, a third of a second on a desktop, over a second on a slow phone). Here the build does it once;
@@ -19,6 +19,15 @@ channels_last) are kept whole as well as split into their parts; a three-part ve
 minor version (2.0), and a range of minor versions (3.8–3.11) each version inside it.
 tests/test_search_engine.py checks the two against each other.
 
+Two parts per language (`split_index`), so that the first answer on a slow network does not wait for
+the full text (a third of a megabyte gzipped per language, 2.3 s on Fast 3G):
+ - the first part (`search/index.<lang>.json`, at most HEAD_BUDGET bytes gzipped): every document's
+   location, title, keywords, flags and size, without its text; the postings of the Latin tokens of titles
+   and keywords, and of the versions and API names (`is_head_token`: 3.12, torch.compile, channels_last)
+   wherever they occur, with their counts. Chinese is scanned in titles and keywords only;
+ - the text part (`search/index.<lang>.text.json`): every document's text and the postings of every Latin
+   token, which replace the first part's. The worker loads it right after the first part.
+
 Left out of the documents: elements marked `data-search-exclude` (the release fact box's feature table,
 which repeats the sections below it; the footer), form controls (the compatibility page's filters list
 every version), permalink signs and the snippet checker's badges under code blocks.
@@ -34,9 +43,15 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-FORMAT_VERSION = 1
-# Where each language's index lies in the built site: JSON on the hosted site, a script in the offline copy.
-INDEX_FILE = "search/index.{lang}.{ext}"
+FORMAT_VERSION = 2
+# Where each part of a language's index lies in the built site: JSON on the hosted site, a script in the
+# offline copy (file:// cannot fetch).
+INDEX_FILE = "search/index.{lang}{suffix}.{ext}"
+PARTS = ("head", "text")  # in the order the worker loads them
+PART_SUFFIX = {"head": "", "text": ".text"}
+# Gzipped bytes the first part of one language's index may take: the first answer on Fast 3G (1.44 Mbit/s,
+# 562.5 ms round trip) within a second leaves about 0.4 s of transfer (issue 23). tests/test_search_index.py.
+HEAD_BUDGET = 60 * 1024
 
 HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 WORD = re.compile(r"[a-z0-9_]+(?:[.\-][a-z0-9_]+)*")
@@ -47,6 +62,8 @@ VERSION_RANGE = re.compile(r"(?<![\d.])(\d+)\.(\d+)\s*[–—]\s*(\d+)\.(\d+)(?!
 
 # Flags of a document, read by the engine.
 FLAG_INTRODUCES = 1  # the section of the release that first lists a feature: ranks above later mentions
+FLAG_INSTALL = 2  # a release's install section: first for "how to install 1.8", "安装 1.8"
+FLAG_SUPPORT = 4  # the pages that answer "which releases support Python X / CUDA Y" (support, matrix)
 
 # A posting's value: count in the text (capped) * 4 + 2 if in the keywords + 1 if in the title. The engine
 # turns it into a weight with the document's token count (the 4th field of a document), as it does for the
@@ -254,16 +271,26 @@ class Document:
     keywords: str = ""  # words the document answers to without saying them (e.g. "latest")
 
 
-def page_documents(page_html: str, url: str, page_title: str, introduces: frozenset[str] | set[str] = frozenset(), keywords: str = "") -> list[Document]:
+def page_documents(
+    page_html: str,
+    url: str,
+    page_title: str,
+    introduces: frozenset[str] | set[str] = frozenset(),
+    keywords: str = "",
+    section_flags: dict[str, int] | None = None,
+    page_flags: int = 0,
+) -> list[Document]:
     """A page's search documents: its own (titled by its H1, else `page_title`) and one per section with text
     or a title. `introduces`: ids of the features this release lists first (their sections get
-    FLAG_INTRODUCES); `keywords` go to the page's own document."""
+    FLAG_INTRODUCES); `keywords` go to the page's own document; `section_flags`: flags of the sections with
+    those ids; `page_flags`: flags of every document of the page."""
     docs = []
     for section_id, title, text in page_sections(page_html):
         if section_id is None:
-            docs.append(Document(url, title or page_title, text, keywords=keywords))
+            docs.append(Document(url, title or page_title, text, page_flags, keywords=keywords))
         elif title or text:
-            docs.append(Document(f"{url}#{section_id}", title, text, FLAG_INTRODUCES if section_id in introduces else 0))
+            flags = page_flags | (FLAG_INTRODUCES if section_id in introduces else 0) | (section_flags or {}).get(section_id, 0)
+            docs.append(Document(f"{url}#{section_id}", title, text, flags))
     return docs
 
 
@@ -319,19 +346,88 @@ def build_index(docs: list[Document], lang: str, upgrade: dict | None = None) ->
     return index
 
 
-def index_file(lang: str, offline: bool) -> str:
-    return INDEX_FILE.format(lang=lang, ext="js" if offline else "json")
+def decode_postings(encoded: str) -> list[tuple[int, int]]:
+    """The inverse of `encode_postings`."""
+    numbers = [int(n, 36) for n in encoded.split(",")] if encoded else []
+    out, doc = [], 0
+    for gap, value in zip(numbers[::2], numbers[1::2]):
+        doc += gap
+        out.append((doc, value))
+    return out
+
+
+VERSION_TOKEN = re.compile(r"\d+(?:\.\d+)+")
+# What versions are versions of: "Python 3.12", "CUDA 12.1", "torchvision 0.15" find the same sections in
+# the first part as in the whole index.
+VERSIONED_NAMES = frozenset({"python", "cuda", "rocm", "torchvision", "torchaudio", "cudnn"})
+
+
+def is_head_token(token: str) -> bool:
+    """A version (3.12, 2.0.1), what it is a version of (VERSIONED_NAMES) or an API name (torch.compile,
+    torchvision.io, channels_last): what a reader types to find a release or a feature, kept in the first
+    part wherever it occurs. Other dotted names (x.shape, pytorch.org) are mostly the code examples' and
+    stay in the text part: they would cost the first part a sixth more."""
+    return bool(VERSION_TOKEN.fullmatch(token)) or token in VERSIONED_NAMES or (token.startswith("torch") and "." in token) or "_" in token
+
+
+def _head_postings(tokens: list[str], postings: list[str]) -> tuple[list[str], list[str]]:
+    """The first part's postings: a version or API name as in the text part; any other token only where
+    it is in a title or the keywords, with its count left out (the text is not in the first part)."""
+    head_tokens, head_postings = [], []
+    for token, encoded in zip(tokens, postings):
+        keep = [(doc, value if is_head_token(token) else value & 3) for doc, value in decode_postings(encoded)]
+        keep = [(doc, value) for doc, value in keep if value]
+        if keep:
+            head_tokens.append(token)
+            head_postings.append(encode_postings(keep))
+    return head_tokens, head_postings
+
+
+def split_index(index: dict) -> dict[str, dict]:
+    """A whole index (`build_index`) as the parts the worker loads one after the other: {"head", "text"}
+    (see the module's docstring). The text part's `texts` and postings complete the head's documents."""
+    head_tokens, head_postings = _head_postings(index["tokens"], index["postings"])
+    head = {
+        "version": index["version"],
+        "lang": index["lang"],
+        "part": "head",
+        "docs": [[doc[0], doc[1], ""] + doc[3:] for doc in index["docs"]],
+        "tokens": head_tokens,
+        "postings": head_postings,
+    }
+    if "upgrade" in index:
+        head["upgrade"] = index["upgrade"]
+    text = {
+        "version": index["version"],
+        "lang": index["lang"],
+        "part": "text",
+        "count": len(index["docs"]),
+        "texts": [doc[2] for doc in index["docs"]],
+        "tokens": index["tokens"],
+        "postings": index["postings"],
+    }
+    return {"head": head, "text": text}
+
+
+def index_file(lang: str, offline: bool, part: str = "head") -> str:
+    return INDEX_FILE.format(lang=lang, suffix=PART_SUFFIX[part], ext="js" if offline else "json")
 
 
 def index_json(index: dict) -> str:
     return json.dumps(index, ensure_ascii=False, separators=(",", ":"))
 
 
-def index_script(index: dict, lang: str) -> str:
-    """The index as a script, for the offline copy (file:// cannot fetch). It registers itself on the global
-    object; the data stays a JSON string, which parses faster than the same data as an object literal."""
+def script_key(lang: str, part: str = "head") -> str:
+    """Where an index script registers its part: TIMELINE_SEARCH_INDEX["zh"], ["zh.text"]."""
+    return lang + PART_SUFFIX[part]
+
+
+def index_script(index: dict, key: str) -> str:
+    """An index (part) as a script, for the offline copy (file:// cannot fetch). It registers itself on the
+    global object under `key` (`script_key`); the data stays a JSON string, which parses faster than the
+    same data as an object literal."""
     literal = json.dumps(index_json(index), ensure_ascii=False)
-    return f"(self.TIMELINE_SEARCH_INDEX = self.TIMELINE_SEARCH_INDEX || {{}})[{json.dumps(lang)}] = JSON.parse({literal});\n"
+    return f"(self.TIMELINE_SEARCH_INDEX = self.TIMELINE_SEARCH_INDEX || {{}})[{json.dumps(key)}] = JSON.parse({literal});\n"
 
 
 def read_index_script(script: str) -> dict:

@@ -21,204 +21,29 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import io
-import json
-import re
 import sys
-import urllib.request
-import zipfile
 from pathlib import Path
 
 from scripts.frontmatter import Problem
 
-EVIDENCE_FILE = ".pypi-evidence.json"  # inside docs_dir: committed with the docs, never published (dot file)
-REGISTRY = "https://pypi.org"
-PACKAGES = ("torch", "torchvision", "torchaudio")
-WHEEL_RE = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+)(-\d[^-]*)?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<platform>[^-]+)\.whl$")
-PIN_RE = re.compile(r"^torch\s*\(?\s*==\s*([0-9][0-9.]*?)(?:\.\*)?\s*\)?\s*(;.*)?$")
-RELEASE_RE = re.compile(r"^\d+\.\d+\.\d+$")
-
-
-# --- asking PyPI ------------------------------------------------------------------------------------------
-# The simple index (PEP 691 JSON) lists every file with its upload time. A wheel's Requires-Dist is read from
-# its METADATA without downloading the wheel: zipfile reads the central directory and that one member through
-# HTTP range requests (PyPI's file host supports them; the per-release JSON API is not reachable here).
-
-
-def _request(url: str, headers: dict | None = None) -> bytes:
-    return _respond(url, headers)[1]
-
-
-def _respond(url: str, headers: dict | None = None) -> tuple[int, bytes]:
-    request = urllib.request.Request(url, headers={"User-Agent": "pytorch-release-timeline verify_compat", **(headers or {})})
-    with urllib.request.urlopen(request, timeout=60) as response:  # noqa: S310 - fixed https registry URLs
-        return response.status, response.read()
-
-
-def simple_index(name: str, registry: str = REGISTRY) -> list[dict]:
-    data = _request(f"{registry}/simple/{name}/", {"Accept": "application/vnd.pypi.simple.v1+json"})
-    return json.loads(data)["files"]
-
-
-class _RangeFile(io.RawIOBase):
-    """A read-only, seekable view of a remote file that fetches only the byte ranges it is asked for."""
-
-    BLOCK = 1 << 16
-
-    def __init__(self, url: str, size: int):
-        self.url, self.size, self.pos = url, size, 0
-        self.cache: dict[int, bytes] = {}
-
-    def readable(self):
-        return True
-
-    def seekable(self):
-        return True
-
-    def seek(self, offset, whence=io.SEEK_SET):
-        self.pos = {io.SEEK_SET: offset, io.SEEK_CUR: self.pos + offset, io.SEEK_END: self.size + offset}[whence]
-        return self.pos
-
-    def tell(self):
-        return self.pos
-
-    def _block(self, index: int) -> bytes:
-        if index not in self.cache:
-            start = index * self.BLOCK
-            end = min(self.size, start + self.BLOCK) - 1
-            status, data = _respond(self.url, {"Range": f"bytes={start}-{end}"})
-            if status == 200:  # a server that ignores Range sends the whole file: keep it, as blocks
-                for n in range(0, max(1, -(-len(data) // self.BLOCK))):
-                    self.cache[n] = data[n * self.BLOCK : (n + 1) * self.BLOCK]
-            else:
-                self.cache[index] = data
-        return self.cache[index]
-
-    def read(self, n=-1):
-        if n is None or n < 0:
-            n = self.size - self.pos
-        n = max(0, min(n, self.size - self.pos))
-        out = bytearray()
-        while len(out) < n:
-            index, offset = divmod(self.pos + len(out), self.BLOCK)
-            out += self._block(index)[offset : offset + n - len(out)]
-        self.pos += len(out)
-        return bytes(out)
-
-    def readinto(self, buffer):
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-
-def wheel_requires(url: str, size: int) -> list[str]:
-    """Requires-Dist of a remote wheel, read through range requests."""
-    with zipfile.ZipFile(_RangeFile(url, size)) as wheel:
-        name = next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
-        metadata = wheel.read(name).decode("utf-8", "replace")
-    return [line.split(":", 1)[1].strip() for line in metadata.split("\n") if line.startswith("Requires-Dist:")]
-
-
-def python_of(abi: str, py: str) -> str | None:
-    """`cp313t` -> "3.13t", `cp38` -> "3.8"; None for tags that are not one CPython version."""
-    for tag in (abi, py):
-        match = re.match(r"^cp(\d)(\d+)(t?)$", tag)
-        if match:
-            return f"{match.group(1)}.{match.group(2)}{match.group(3)}"
-    return None
-
-
-def platform_of(tag: str) -> str:
-    if tag.startswith("manylinux") or tag.startswith("linux"):
-        return "linux-aarch64" if "aarch64" in tag else "linux-x86_64"
-    if tag.startswith("macosx"):
-        return "macos-arm64" if "arm64" in tag else "macos-x86_64"
-    if tag.startswith("win"):
-        return "windows"
-    return tag
-
-
-def by_release(files: list[dict]) -> dict[str, list[dict]]:
-    """Wheel files grouped by release version (final releases only: no pre-releases, no post/local)."""
-    grouped: dict[str, list[dict]] = {}
-    for f in files:
-        match = WHEEL_RE.match(f.get("filename", ""))
-        if match and RELEASE_RE.match(match.group("version")) and not f.get("yanked"):
-            grouped.setdefault(match.group("version"), []).append(f)
-    return grouped
-
-
-def release_record(files: list[dict]) -> dict:
-    """Python versions, platforms and first upload day of one release's wheels."""
-    pythons, platforms = set(), set()
-    for f in files:
-        match = WHEEL_RE.match(f["filename"])
-        python = python_of(match.group("abi"), match.group("py"))
-        if python:
-            pythons.add(python)
-        elif match.group("py") == "py3" and match.group("abi") == "none":
-            pythons.add("py3")  # one wheel for every Python 3 (torchvision 0.29.2 is built on torch's stable ABI)
-        platforms.add(platform_of(match.group("platform").split(".")[0]))
-    uploads = sorted(f["upload-time"][:10] for f in files if f.get("upload-time"))
-    return {
-        "python": sorted(pythons, key=_python_key),
-        "platforms": sorted(platforms),
-        "uploaded": uploads[0] if uploads else None,
-        "files": len(files),
-    }
-
-
-def _python_key(version: str) -> tuple:
-    if version == "py3":
-        return (99, 0, False)
-    major, minor = version.rstrip("t").split(".")
-    return int(major), int(minor), version.endswith("t")
-
-
-def _version_key(version: str) -> tuple:
-    return tuple(int(x) if x.isdigit() else 0 for x in re.split(r"[.+]", version))
-
-
-def fetch_evidence(today: dt.date, log=print, registry: str = REGISTRY) -> dict:
-    evidence: dict = {
-        "checked": today.isoformat(),
-        "registry": registry,
-        "how": "PyPI simple index (PEP 691): each release's wheels (CPython tag and platform from the file name, first upload day); "
-        "Requires-Dist of every torchvision and torchaudio release, read from one wheel's METADATA",
-    }
-    torch = by_release(simple_index("torch", registry))
-    evidence["torch"] = {v: release_record(torch[v]) for v in sorted(torch, key=_version_key)}
-    log(f"torch: {len(torch)} releases")
-    for name in ("torchvision", "torchaudio"):
-        grouped = by_release(simple_index(name, registry))
-        records = {}
-        for version in sorted(grouped, key=_version_key):
-            # The Linux x86_64 wheel comes from the main release pipeline; some macOS/aarch64 wheels were built
-            # apart and declare no pin, so they are only the fallback.
-            main = [f for f in grouped[version] if "linux" in f["filename"] and "x86_64" in f["filename"]]
-            wheel = min(main or grouped[version], key=lambda f: f.get("size") or 0)
-            requires = wheel_requires(wheel["url"], wheel["size"])
-            compact = [r.replace(" ", "").replace("(", "").replace(")", "") for r in requires]
-            pins = [m.group(1) for m in (PIN_RE.match(r) for r in compact) if m]
-            floor = [r for r in compact if r.startswith("torch>=")]
-            record = release_record(grouped[version])
-            records[version] = {
-                "requires_torch": pins[0] if pins else None,
-                "requires_torch_at_least": floor[0][len("torch>="):].split(",")[0].split(";")[0] if floor and not pins else None,
-                "uploaded": record["uploaded"],
-                "python": record["python"],
-            }
-        evidence[name] = records
-        log(f"{name}: {len(records)} releases")
-    return evidence
-
-
-def write_evidence(path: Path, evidence: dict) -> None:
-    path.write_text(json.dumps(evidence, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def load_evidence(path: Path) -> dict:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+# Asking the registry and reading its answer live in scripts/registry.py (the catalog's bottom layer); these names
+# stay importable from here for the tools that used them.
+from scripts.registry import (  # noqa: F401
+    EVIDENCE_FILE,
+    MAIN_PLATFORM,
+    PACKAGES,
+    REGISTRY,
+    by_release,
+    fetch_evidence,
+    load_evidence,
+    platform_of,
+    python_of,
+    release_record,
+    simple_index,
+    version_key as _version_key,
+    wheel_requires,
+    write_evidence,
+)
 
 
 # --- comparing ---------------------------------------------------------------------------------------------
@@ -257,7 +82,9 @@ def disagreements(catalog, evidence: dict) -> list[Problem]:
             record = torch.get(patch)
             if not record or not record["files"] or not compat.claims("python"):
                 continue
-            registry = record["python"]
+            # Linux x86_64's wheels decide (a lone aarch64 cp310 wheel of 1.10.2 or a macOS cp27 one of 1.5.0 is not
+            # "PyPI supports Python 3.10 / 2.7"); the union only where the evidence predates per-platform records.
+            registry = record.get("wheels", {}).get(MAIN_PLATFORM) or record["python"]
             listed = compat.versions("python", patch=patch)
             if set(listed) == set(registry):
                 continue
@@ -268,8 +95,30 @@ def disagreements(catalog, evidence: dict) -> list[Problem]:
                 Problem(page.path, claim.line, f"PyPI has torch {patch} wheels for Python {', '.join(registry)}; the catalog says {', '.join(listed)}: "
                         f"add a python claim with sources [PyPI] and those versions (shown beside the table), or fix the value")
             )
+        problems.extend(_pypi_claim_problems(release, torch))
         for library in ("torchvision", "torchaudio"):
             problems.extend(_pairing_problems(release, library, evidence.get(library, {})))
+    return problems
+
+
+def _pypi_claim_problems(release, torch: dict) -> list[Problem]:
+    """A Python claim that names PyPI as its source must say what PyPI's Linux x86_64 wheels say, for every patch
+    it covers (the union over platforms once made 1.10 "support" Python 3.10 through a single aarch64 wheel)."""
+    problems = []
+    for claim in release.compat.claims("python"):
+        if "PyPI" not in claim.sources:
+            continue
+        for patch in claim.torch or release.patches:
+            record = torch.get(patch)
+            if not record or not record.get("files") or MAIN_PLATFORM not in record.get("wheels", {}):
+                continue
+            registry = record["wheels"][MAIN_PLATFORM]
+            if set(claim.values + claim.experimental) != set(registry):
+                problems.append(
+                    Problem(release.facts.path, claim.line, f"this PyPI claim says Python {', '.join(claim.values + claim.experimental)} for torch {patch}; "
+                            f"PyPI's {MAIN_PLATFORM} wheels are {', '.join(registry)} (other platforms are details, not support)")
+                )
+                break
     return problems
 
 

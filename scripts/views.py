@@ -13,28 +13,29 @@ from __future__ import annotations
 import json
 
 from scripts.history import between, feature_history, release_changes
-from scripts.releases import AREAS, CHANGE_CATEGORIES, MATURITY_LABELS, Catalog
+from scripts.releases import AREAS, CHANGE_CATEGORIES, MATURITY_LABELS, Catalog, version_key
 from scripts.render import UI, esc, evidence_mark, maturity_badge, text_html
 
 UI["zh"].update(
     {
-        "lifecycle_feature": "特性",
         "lifecycle_journey": "标签历程",
+        "lifecycle_axis": "版本（从旧到新）",
         "lifecycle_filter": "按领域筛选",
         "all_areas": "全部领域",
         "lifecycle_count": "共 {features} 项特性，跨 {releases} 个版本。",
         "lifecycle_shown": "显示 {shown} 项特性",
-        "topic_intro": "{area}领域在各版本中的特性，按时间顺序排列（共 {releases} 个版本、{features} 项）。",
+        "topic_intro": "{area}领域在各版本中的特性，最新版本在前（共 {releases} 个版本、{features} 项）。",
         "topic_empty": "暂无版本在这个领域标注特性。",
         "search_upgrade_title": "升级：PyTorch {from} → {to}",
-        "search_upgrade_text": "从 {from} 到 {to} 之间的弃用、移除、不兼容变更、默认行为变化与停止支持的平台，逐项列出，并附来源。",
+        "search_upgrade_text": "从 {from} 到 {to} 之间值得注意的弃用、移除、不兼容变更、默认行为变化与停止支持的平台，逐项附来源，并链接各版本完整的发布说明。",
         "compare_from": "从",
         "compare_to": "升级到",
         "compare_button": "查看变化",
         "compare_noscript": "这个视图需要启用 JavaScript；各版本页面末尾的“不兼容变更与弃用”一节列有同样的内容。",
         "compare_unknown": "本站没有 PyTorch {version} 的页面：请在上面选择一个版本。",
         "compare_same": "起始版本和目标版本相同：没有需要注意的变化。",
-        "compare_summary": "从 {from_} 升级到 {to}：跨越 {count} 个版本，共 {items} 项变化。",
+        "compare_summary": "从 {from_} 升级到 {to}：跨越 {count} 个版本，本站选列 {items} 项值得注意的变化。",
+        "compare_notes": "这里只是精选；每个版本全部的不兼容变更与弃用，见它在 GitHub 上的完整发布说明：",
         "compare_reverse": "（你选择的是降级：这里列出的是两个版本之间发生的变化。）",
         "group_errors": "弃用后变成错误或被移除",
         "group_breaking": "不兼容变更",
@@ -54,23 +55,24 @@ UI["zh"].update(
 )
 UI["en"].update(
     {
-        "lifecycle_feature": "Feature",
         "lifecycle_journey": "Label journey",
+        "lifecycle_axis": "Releases, oldest to newest",
         "lifecycle_filter": "Filter by area",
         "all_areas": "All areas",
         "lifecycle_count": "{features} features across {releases} releases.",
         "lifecycle_shown": "Showing {shown} features",
-        "topic_intro": "Features in the {area} area, release by release, oldest first ({releases} releases, {features} features).",
+        "topic_intro": "Features in the {area} area, release by release, newest first ({releases} releases, {features} features).",
         "topic_empty": "No release lists a feature in this area yet.",
         "search_upgrade_title": "Upgrade: PyTorch {from} → {to}",
-        "search_upgrade_text": "Every deprecation, removal, breaking change, changed default and dropped platform between {from} and {to}, item by item, with sources.",
+        "search_upgrade_text": "Notable deprecations, removals, breaking changes, changed defaults and dropped platforms between {from} and {to}, item by item, with sources and links to each release's full release notes.",
         "compare_from": "From",
         "compare_to": "Upgrade to",
         "compare_button": "Show changes",
         "compare_noscript": "This view needs JavaScript; the section \"Breaking changes and deprecations\" at the end of each release page lists the same items.",
         "compare_unknown": "There is no page for PyTorch {version}: pick a release above.",
         "compare_same": "From and to are the same release: nothing to watch for.",
-        "compare_summary": "Upgrading from {from_} to {to}: {count} releases, {items} changes.",
+        "compare_summary": "Upgrading from {from_} to {to}: {count} releases, {items} notable changes selected here.",
+        "compare_notes": "This is a selection; every backwards-incompatible change and deprecation of each release is in its full release notes on GitHub:",
         "compare_reverse": " (You picked a downgrade: these are the changes between the two releases.)",
         "group_errors": "Deprecations that became errors, and removals",
         "group_breaking": "Breaking changes",
@@ -94,59 +96,89 @@ GROUPS = ("errors", "breaking", "defaults", "deprecations", "platforms", "featur
 # --- lifecycle ------------------------------------------------------------------------------------------
 
 
-def journey_html(steps: list[tuple[str, str]], lang: str) -> str:
-    """Prototype 2.5 → Beta 2.6 → …: one step per release where the label changed."""
-    parts = [f'<span class="journey-step">{maturity_badge(label, lang)} <span class="journey-version">{esc(version)}</span></span>' for version, label in steps]
-    return '<span class="journey">' + ' <span class="journey-arrow" aria-hidden="true">→</span> '.join(parts) + "</span>"
+def journey_html(steps: list[tuple[str, str]], lang: str, link) -> str:
+    """Prototype 2.5 → Beta 2.6 → …: one step per release where the label changed, as text (screen readers
+    and paper read it; the arrows are CSS), each step linking to that release's section on the feature."""
+    parts = [
+        f'<a class="journey-step" href="{esc(link(version))}">{maturity_badge(label, lang)} <span class="journey-version">{esc(version)}</span></a>'
+        for version, label in steps
+    ]
+    return '<span class="journey">' + " ".join(parts) + "</span>"
+
+
+def _axis_labels(versions: list[str]) -> set[str]:
+    """The releases the axis names: the first, every X.0 and the newest; the others are ticks."""
+    return {versions[0], versions[-1]} | {v for v in versions if v.endswith(".0")}
+
+
+def lifecycle_axis(versions: list[str], lang: str) -> str:
+    """The shared release axis, oldest on the left, drawn once above the strips (hidden from screen readers:
+    each strip's journey says the same in words)."""
+    named = _axis_labels(versions)
+    ticks = "".join(f'<span class="lifecycle-tick">{esc(v) if v in named else ""}</span>' for v in versions)
+    return f'<div class="lifecycle-axis" aria-hidden="true"><span class="lifecycle-axis-title">{esc(UI[lang]["lifecycle_axis"])}</span><span class="lifecycle-ticks">{ticks}</span></div>'
+
+
+def lifecycle_strip(row: dict, versions: list[str]) -> str:
+    """One feature on the shared axis: a thin line from its first to its last mention, a block in its label's
+    colour for each release whose post mentions it. Only mentions are drawn: no empty cells."""
+    column = {v: i for i, v in enumerate(versions)}
+    mentioned = sorted(column[v] for v in row["cells"])
+    first, last = mentioned[0], mentioned[-1]
+    parts = [f'<rect class="lifecycle-span" x="{first + 0.5}" y="1.6" width="{last - first}" height="0.8"/>'] if last > first else []
+    for version, label in sorted(row["cells"].items(), key=lambda item: column[item[0]]):
+        x = column[version]
+        parts.append(f'<rect class="maturity-{esc(label.lower())}" data-version="{esc(version)}" data-maturity="{esc(label)}" x="{x + 0.1:.1f}" y="0" width="0.8" height="4" fill="currentColor"/>')
+    return (
+        f'<svg class="lifecycle-strip" viewBox="0 0 {len(versions)} 4" preserveAspectRatio="none" aria-hidden="true" focusable="false">'
+        + "".join(parts)
+        + "</svg>"
+    )
+
+
+def _section_link(href, pages: dict, feature_id: str):
+    """version -> URL of the feature's section on that release's page."""
+    return lambda version: href(pages[version], feature_id)
 
 
 def lifecycle(catalog: Catalog, lang: str, href) -> str:
-    """Every feature with its label journey, and the feature × release matrix, newest release first.
-
-    One table: on a wide screen the release columns show each label; on a phone and in print only the
-    feature, its area and its journey are shown, one card per feature (CSS). The area filter is kept in
-    the URL (?area=Compiler), so it survives a reload and the language switch."""
+    """Every feature, newest first, with its label journey in words and drawn on a release axis shared by
+    all features (in the manner of caniuse's support tables): no grid of mostly empty release columns, no
+    sideways scrolling. The area filter (views.js) is kept in the URL (?area=Compiler)."""
     t = UI[lang]
     rows = feature_history(catalog, lang)
     releases = catalog.releases  # newest first
+    versions = [r.version for r in reversed(releases)]  # the axis runs oldest → newest
+    pages = {r.version: r.pages[lang] for r in releases}
     areas = [a for a in AREAS if any(r["area"] == a for r in rows)]
     out = [
         f'<p class="lifecycle-count">{esc(t["lifecycle_count"].format(features=len(rows), releases=len(releases)))} '
         f'<span id="lifecycle-shown" data-template="{esc(t["lifecycle_shown"])}"></span></p>',
         '<div class="lifecycle-filter">',
         f'<label for="lifecycle-area">{esc(t["lifecycle_filter"])}</label> ',
-        '<select id="lifecycle-area" data-filter-target="lifecycle-table">',
+        '<select id="lifecycle-area" data-filter-target="lifecycle-list">',
         f'<option value="">{esc(t["all_areas"])}</option>',
     ]
     out += [f'<option value="{esc(area)}">{esc(AREAS[area][lang])}</option>' for area in areas]
-    out += ["</select>", "</div>", '<div class="lifecycle-scroll" tabindex="0">', '<table class="lifecycle" id="lifecycle-table">', "<thead><tr>"]
-    out.append(f'<th scope="col" class="lifecycle-name">{esc(t["lifecycle_feature"])}</th><th scope="col" class="lifecycle-journey">{esc(t["lifecycle_journey"])}</th><th scope="col" class="lifecycle-area">{esc(t["area"])}</th>')
-    for release in releases:
-        out.append(f'<th scope="col" class="lifecycle-release"><a href="{esc(href(release.pages[lang]))}">{esc(release.version)}</a></th>')
-    out.append("</tr></thead><tbody>")
+    out += ["</select>", "</div>", '<div class="lifecycle" id="lifecycle-list">', lifecycle_axis(versions, lang), '<ol class="lifecycle-features">']
     for row in rows:
-        out.append(f'<tr id="feature-{esc(row["id"])}" data-area="{esc(row["area"])}" data-feature="{esc(row["id"])}">')
+        newest = max(row["cells"], key=version_key)
+        link = _section_link(href, pages, row["id"])
         out.append(
-            f'<th scope="row" class="lifecycle-name">{esc(row["name"])}</th>'
-            f'<td class="lifecycle-journey">{journey_html(row["steps"], lang)}</td>'
-            f'<td class="lifecycle-area">{esc(AREAS[row["area"]][lang])}</td>'
+            f'<li class="lifecycle-feature" id="feature-{esc(row["id"])}" data-area="{esc(row["area"])}" data-feature="{esc(row["id"])}">'
+            f'<p class="lifecycle-name"><a href="{esc(link(newest))}">{esc(row["name"])}</a> <span class="lifecycle-area">{esc(AREAS[row["area"]][lang])}</span></p>'
+            f"{lifecycle_strip(row, versions)}"
+            f'<p class="lifecycle-journey"><span class="visually-hidden">{esc(t["lifecycle_journey"])}{t["colon"]}</span>{journey_html(row["steps"], lang, link)}</p>'
+            "</li>"
         )
-        for release in releases:
-            label = row["cells"].get(release.version)
-            if label is None:
-                out.append('<td class="lifecycle-release lifecycle-empty"></td>')
-            else:
-                link = href(release.pages[lang], row["id"])
-                out.append(f'<td class="lifecycle-release" data-version="{esc(release.version)}"><a href="{esc(link)}">{maturity_badge(label, lang)}</a></td>')
-        out.append("</tr>")
-    out += ["</tbody></table>", "</div>", ""]
+    out += ["</ol>", "</div>", ""]
     return "\n".join(out)
 
 
 def topic(catalog: Catalog, area: str, lang: str, href) -> str:
-    """Every release that lists a feature in `area`, oldest first, with those features."""
+    """Every release that lists a feature in `area`, newest first like every list on the site, with those features."""
     t = UI[lang]
-    releases = [r for r in reversed(catalog.releases) if any(f.area == area for f in r.pages[lang].features)]
+    releases = [r for r in catalog.releases if any(f.area == area for f in r.pages[lang].features)]
     if not releases:
         return f'<p class="topic-empty">{esc(t["topic_empty"])}</p>\n'
     count = sum(1 for r in releases for f in r.pages[lang].features if f.area == area)
@@ -226,6 +258,14 @@ def upgrade_items(catalog: Catalog, from_version: str, to_version: str, lang: st
     return groups
 
 
+def release_notes_url(version: str) -> str | None:
+    """The full GitHub release notes of a release (every backwards-incompatible change and deprecation, where
+    the site carries a selection); releases before 1.0 are not linked."""
+    if version_key(version) < version_key("1.0"):
+        return None
+    return f"https://github.com/pytorch/pytorch/releases/tag/v{version}.0"
+
+
 def upgrade_data(catalog: Catalog, lang: str, href) -> list[dict]:
     """What the upgrade view's script needs: releases oldest first, with features, changes and drops."""
     t = UI[lang]
@@ -260,12 +300,14 @@ def upgrade_data(catalog: Catalog, lang: str, href) -> list[dict]:
         drops = []
         for drop in dropped_versions(catalog, release):
             text = t["dropped_" + drop["field"]].format(value=drop["value"], last=drop["last"])
-            drops.append({"id": f"{drop['field']}-{drop['value']}", "html": esc(text), "anchor": "install"})
+            # A computed drop is a dropped platform like any filed one: same category, same badge.
+            drops.append({"id": f"{drop['field']}-{drop['value']}", "html": esc(text), "anchor": "install", "category": "dropped-platform", "label": CHANGE_CATEGORIES["dropped-platform"][lang]})
         data.append(
             {
                 "version": release.version,
                 "date": page.date_iso,
                 "url": href(page),
+                "notes": release_notes_url(release.version),
                 "features": [
                     {"id": f.id, "name": esc(f.name), "area": esc(AREAS[f.area][lang]), "maturity": f.maturity, "label": esc(MATURITY_LABELS[f.maturity][lang])}
                     for f in page.features
@@ -289,7 +331,7 @@ def compare(catalog: Catalog, lang: str, href) -> str:
         return "".join(f'<option value="{esc(v)}"{" selected" if v == selected else ""}>PyTorch {esc(v)}</option>' for v in reversed(versions))
 
     payload = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
-    keys = ["compare_unknown", "compare_same", "compare_summary", "compare_reverse", "group_empty", "feature_new", "upgrade_table_release", "upgrade_table_item", "area", "feature"]
+    keys = ["compare_unknown", "compare_same", "compare_summary", "compare_notes", "compare_reverse", "group_empty", "feature_new", "upgrade_table_release", "upgrade_table_item", "area", "feature"]
     keys += [f"group_{g}" for g in GROUPS]
     strings = json.dumps({k: t[k] for k in keys}, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
     return "\n".join(

@@ -44,6 +44,13 @@ OFFICIAL = {
     "2.13": ("2026-07-08", "https://pytorch.org/blog/pytorch-2-13-release-blog/"),
     "2.14": ("2026-09-02", "https://pytorch.org/blog/pytorch-2-14-release-blog/"),
 }
+# Releases PyPI lists whose official post is not in the reference yet (compatibility.md: "exists on PyPI (torch
+# 2.15.0) ✅ … no post found"): provisional pages, dated by PyPI's first upload day, sourced to their PyPI page.
+PROVISIONAL = {
+    "2.15": ("2026-10-28", "https://pypi.org/project/torch/2.15.0/"),
+}
+# The LTS line (compatibility.md, 1.8 row: "1.8.2 LTS … [P]"): release -> (LTS patch releases, source).
+LTS = {"1.8": (("1.8.2",), "https://pytorch.org/get-started/previous-versions/")}
 MONTH_ONLY = ("0.1", "0.3", "0.4")
 
 FOUNDING = ("1.0", "1.4", "1.5", "1.6", "1.9")

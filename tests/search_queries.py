@@ -3,7 +3,10 @@
 Covers Chinese compounds typed without spaces, the same words in another order, sub-words (系统 in 存储系统),
 English inflections, version numbers and API names; questions in both languages (the question words are
 ignored), "latest", a typo, and facts that live in generated sections (install commands, the compatibility
-matrix, breaking changes). Pages are site-relative URLs of the reader's language.
+matrix, breaking changes); version questions answered by the end-of-support page and the compatibility
+matrix, not by a feature that happens to name the version; install questions answered by the release's
+install section. Pages are site-relative URLs of the reader's language; `page/#section` asks for that
+section's own entry, shown in one of the first three result groups (tests/search_ui.py hit_at_3).
 """
 
 from pathlib import Path
@@ -62,6 +65,15 @@ ZH = [
     ("torch.compile", ["releases/2.0/"]),
     ("从 1.13 升级到 2.0", ["compare/"]),
     ("python 3.8 停止支持", ["support/", "releases/2.5/"]),  # 2.5 dropped it
+    # Version and install questions: the answer, not a feature that names the version (2.4's "torch.compile
+    # 支持 Python 3.12").
+    ("哪个版本支持 Python 3.12", ["support/#python", "compatibility/"]),
+    ("哪些版本支持 CUDA 12.1", ["support/#cuda", "compatibility/"]),
+    ("安装 1.8", ["releases/1.8/#install"]),
+    # "Right today": the newest release (provisional 2.15) and what is supported now.
+    ("PyTorch 2.15 支持 Python 3.10 吗", ["releases/2.15/", "support/#python", "support/#today-title", "compatibility/"]),
+    ("今天支持哪些 Python 版本", ["support/", "support/#today-title", "support/#python"]),
+    ("怎么安装 2.0", ["releases/2.0/#install"]),
 ]
 
 EN = [
@@ -91,6 +103,8 @@ EN = [
     ("which version added AMP", ["en/releases/1.6/"]),
     ("when was quantization introduced", ["en/releases/1.3/", "en/topics/quantization/"]),
     ("latest release", [f"en/releases/{NEWEST}/"]),
+    ("does PyTorch 2.15 support Python 3.10", ["en/releases/2.15/", "en/support/#python", "en/support/#today-title", "en/compatibility/"]),
+    ("which Python versions are supported today", ["en/support/", "en/support/#today-title", "en/support/#python"]),
     ("newest version", [f"en/releases/{NEWEST}/"]),
     ("complie", [f"en/releases/{v}/" for v in COMPILER] + ["en/topics/compiler/"]),
     ("quantisation", ["en/releases/1.3/", "en/topics/quantization/"]),
@@ -103,6 +117,11 @@ EN = [
     ("Python 3.7", ["en/releases/2.0/"]),
     ("upgrade from 1.13 to 2.0", ["en/compare/"]),
     ("when was python 3.8 dropped", ["en/support/", "en/releases/2.5/"]),
+    # Version and install questions (see ZH).
+    ("which version supports Python 3.12", ["en/support/#python", "en/compatibility/"]),
+    ("which releases support CUDA 12.1", ["en/support/#cuda", "en/compatibility/"]),
+    ("how to install pytorch 1.8", ["en/releases/1.8/#install"]),
+    ("install 2.0", ["en/releases/2.0/#install"]),
 ]
 
 QUERIES = [("zh", q, pages) for q, pages in ZH] + [("en", q, pages) for q, pages in EN]

@@ -71,10 +71,35 @@ def result_groups(page) -> list[list[str]]:
     )
 
 
+def section_of(href: str, base: str) -> str:
+    """A result link as `page_of` gives it, with its #fragment."""
+    fragment = href.split("#", 1)[1] if "#" in href else ""
+    return page_of(href, base) + ("#" + fragment if fragment else "")
+
+
 def hit_at_3(links: list[str], base: str, expected: list[str]) -> bool:
-    top = []
+    """Is an expected page among the first three result pages? An expected `page/#section` must be that
+    section's own entry, shown (not folded under "more on this page") in one of those three groups."""
+    top, shown = [], set()
     for link in links:
         page_url = page_of(link, base)
         if page_url not in top:
             top.append(page_url)
-    return any(p in top[:3] for p in expected)
+        if page_url in top[:3]:
+            shown.add(section_of(link, base))
+    return any((p in shown) if "#" in p else (p in top[:3]) for p in expected)
+
+
+FULL_INDEX = 'html[data-search-index~="zh.text"][data-search-index~="en.text"]'
+
+
+def wait_for_full_index(page, timeout_ms: float = 30_000) -> None:
+    """Until the worker holds both languages' full text (docs/assets/javascripts/search/box.js lists the
+    parts it has on the root element): results judged before then come from the first part only."""
+    page.wait_for_selector(FULL_INDEX, state="attached", timeout=timeout_ms)
+
+
+def warm_up(page, query: str) -> None:
+    """A first query, which loads the index, and the wait for its full text."""
+    run_query(page, query)
+    wait_for_full_index(page)

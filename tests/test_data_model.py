@@ -51,7 +51,8 @@ def test_timeline_markdown_links_and_counts():
     text = timeline(catalog, "en")
     assert text.index('data-version="1.6"') < text.index('data-version="1.5"')
     assert "(releases/1.6.md)" in text and "(releases/1.5.md)" in text
-    assert 'data-maturity="Prototype">0 Prototype<' in text
+    # One pill per label the release uses, none at zero (scripts/render.py maturity_counts_html).
+    assert 'data-maturity="Stable">1 Stable<' in text and 'data-maturity="Prototype"' not in text
 
 
 def test_release_header_has_facts():
@@ -144,3 +145,41 @@ def test_feature_id_in_two_areas_is_refused(tmp_path):
     with pytest.raises(ReleaseDataError) as info:
         load_catalog(docs)
     assert "feature 'native-amp' is in area 'Performance' here but 'Distributed'" in str(info.value)
+
+
+# --- LTS --------------------------------------------------------------------------------------------------
+
+LTS_FIELD = 'lts:\n  patches: ["1.6.0"]\n  source: https://pytorch.org/get-started/previous-versions/\n  evidence: official\n  note: 长期支持\n'
+
+
+def test_an_lts_line_is_read_with_its_note_in_each_language(tmp_path):
+    docs = _fixture_docs(tmp_path)
+    page = docs / "releases/1.6.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("patches:", LTS_FIELD + "patches:", 1), encoding="utf-8")
+    en = docs / "releases/1.6.en.md"
+    en.write_text(en.read_text(encoding="utf-8").replace("features:\n", "lts_note: Long-term support\nfeatures:\n", 1), encoding="utf-8")
+    release = load_catalog(docs).by_version()["1.6"]
+    assert (release.lts.patches, release.lts.evidence, release.lts.note) == (("1.6.0",), "official", "长期支持")
+    assert release.pages["en"].lts.note == "Long-term support" and release.lts.source.startswith("https://pytorch.org/")
+    assert load_catalog(docs).by_version()["1.5"].lts is None
+
+
+@pytest.mark.parametrize(
+    "field, english, message",
+    [
+        (LTS_FIELD, "", "missing 'lts_note'"),
+        (LTS_FIELD.replace('["1.6.0"]', '["1.6.2"]'), "lts_note: x\n", "lts: patch '1.6.2' is not listed in 'patches'"),
+        (LTS_FIELD.replace("evidence: official", "evidence: rumour"), "lts_note: x\n", "unknown evidence 'rumour'"),
+        (LTS_FIELD.replace("  note: 长期支持\n", ""), "lts_note: x\n", "lts is missing required field 'note'"),
+        ("", "lts_note: x\n", "'lts_note' has nothing to translate"),
+    ],
+)
+def test_a_broken_lts_line_is_refused_with_its_line(tmp_path, field, english, message):
+    docs = _fixture_docs(tmp_path)
+    page = docs / "releases/1.6.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("patches:", field + "patches:", 1), encoding="utf-8")
+    en = docs / "releases/1.6.en.md"
+    en.write_text(en.read_text(encoding="utf-8").replace("features:\n", english + "features:\n", 1), encoding="utf-8")
+    with pytest.raises(ReleaseDataError) as info:
+        load_catalog(docs)
+    assert message in str(info.value) and "releases/1.6" in str(info.value)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import http.server
 import io
+import re
 import socketserver
 import threading
 from contextlib import contextmanager
@@ -127,3 +128,43 @@ def test_404_search_leads_with_the_readers_language_and_labels_the_other(playwri
         # The only errors: Chromium's note that each missing page answered 404, which is the point.
         assert [e for e in log.console_errors if "status of 404" not in e] == [] and log.page_errors == []
         assert len(log.console_errors) == 2
+
+
+def test_the_404_page_carries_the_english_chrome_as_data(built_site):
+    """The English build's header, menu, search box and footer, as text and attribute values only: no markup
+    goes into the page from the data, and the language menu keeps leading to each language's home."""
+    import json
+
+    soup = soup_of(built_site / "404.html")
+    data = json.loads(soup.select_one("script#not-found-chrome").get_text())
+    english = data["en"]
+    assert english["lang"] == "en" and english["title"] == "PyTorch Release Timeline"
+    values = [change[3] for change in english["body"]]
+    assert "Search" in values and any("Facts from the official PyTorch release posts" in v for v in values)
+    assert not [v for v in values if "<" in v], "values are text, never markup"
+    assert {change[1] for change in english["body"]} <= {None, "title", "aria-label", "placeholder", "alt", "href", "hreflang", "lang"}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("missing, lang", [("/timeline/en/releases/9.9/", "en"), ("/timeline/en/no-such-page", "en"), ("/timeline/no/such/page/", "zh")])
+def test_404_chrome_follows_the_language_of_the_missing_url(playwright_instance, sub_path_site, missing, lang):
+    from test_site import chrome_language_problems, chrome_texts
+
+    with static_host(sub_path_site, "/timeline/") as host, browser_page(playwright_instance, viewport={"width": 1280, "height": 900}) as (page, log):
+        assert page.goto(host + missing).status == 404
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.get_attribute("input.md-search__input", "placeholder") == {"zh": "搜索", "en": "Search"}[lang]
+        assert bool(re.search(r"[\u4e00-\u9fff]", page.title())) == (lang == "zh")
+        live = BeautifulSoup(page.content(), "html.parser")
+        problems = chrome_language_problems(chrome_texts(live), lang)
+        assert problems == [], problems[:5]
+        # The menu leads into the reader's language, under the site's path.
+        home = live.select_one(".md-sidebar--primary a.md-nav__link")["href"]
+        assert home.startswith("/timeline/en/" if lang == "en" else "/timeline/") and (lang == "en") == home.startswith("/timeline/en/")
+        # Material's own strings (search messages) come from the page config, switched before it starts.
+        page.locator("label.md-search__icon, .md-search__input").first.click()
+        page.fill("input.md-search__input", "zzzzqqq")
+        page.wait_for_timeout(400)
+        meta = page.inner_text(".md-search-result__meta")
+        assert bool(re.search(r"[\u4e00-\u9fff]", meta)) == (lang == "zh"), meta
+        assert log.page_errors == [] and log.foreign_requests == []

@@ -1,7 +1,9 @@
 """Search in the real search box, on the served site and on the unpacked offline copy (file://), every
 foreign request blocked: every query of the query set has its page in the top 3, per language and per mode,
-with 0 foreign requests and 0 console errors; and what a reader sees: short snippets, whole highlights,
-no false "missing" words, input-method and pasted text, facts found in their sections."""
+with 0 foreign requests and 0 console errors, once the full text has arrived; the first answer needs only
+the index's first part, within its byte budget, and the full text arriving after it leaves the results on
+screen in place; and what a reader sees: short snippets, whole highlights, no false "missing" words,
+input-method and pasted text, facts found in their sections, version and install questions answered."""
 
 from __future__ import annotations
 
@@ -11,13 +13,15 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser import browser_page
+from browser import browser_page, serve_directory
+from scripts.search_index import HEAD_BUDGET
 from search_queries import QUERIES
-from search_ui import hit_at_3, page_of, result_groups, run_query
+from search_ui import hit_at_3, page_of, result_groups, run_query, wait_for_full_index, warm_up
 
 pytestmark = pytest.mark.browser
 
-INDEX_FILE = re.compile(r"index\.(zh|en)\.json$")
+INDEX_FILE = re.compile(r"index\.(zh|en)(\.text)?\.json$")
+TEXT_PARTS = "**/search/index.*.text.json"
 HOME = {"zh": "", "en": "en/"}
 PREFIX = {"zh": "", "en": "en/"}
 
@@ -27,6 +31,7 @@ def run_query_set(playwright_instance, base: str, home_for) -> dict:
     with browser_page(playwright_instance) as (page, log):
         for lang in ("zh", "en"):
             page.goto(home_for(lang))
+            warm_up(page, next(query for query_lang, query, _ in QUERIES if query_lang == lang))
             hits, times, misses = 0, [], []
             for query_lang, query, expected in QUERIES:
                 if query_lang != lang:
@@ -82,8 +87,8 @@ def test_results_of_the_other_language_come_last_and_marked(playwright_instance,
 
 def test_page_views_load_no_index_and_a_search_loads_each_language_once(playwright_instance, served_site, built_site):
     """overrides/hooks/lazy_search_index.py: Material's own index is config only. Opening search loads the
-    reader's language's index (docs/assets/javascripts/search/box.js tells the worker), the first answer
-    loads the other's; each once."""
+    reader's language's index, first part then text (docs/assets/javascripts/search/box.js tells the
+    worker), the first answer loads the other's; each once."""
     assert (built_site / "search" / "search_index.json").stat().st_size < 2_000
     with browser_page(playwright_instance) as (page, log):
         served = []
@@ -93,13 +98,76 @@ def test_page_views_load_no_index_and_a_search_loads_each_language_once(playwrig
         page.goto(served_site + "en/", wait_until="networkidle")
         assert "search_index.json" in served and not [name for name in served if INDEX_FILE.match(name)]
         page.keyboard.press("/")
-        page.wait_for_timeout(500)
-        assert [name for name in served if INDEX_FILE.match(name)] == ["index.en.json"]
+        page.wait_for_selector('html[data-search-index~="en.text"]', state="attached")
+        assert [name for name in served if INDEX_FILE.match(name)] == ["index.en.json", "index.en.text.json"]
         links, _ = run_query(page, "amp")
-        page.wait_for_timeout(800)
-        assert links and [name for name in served if INDEX_FILE.match(name)] == ["index.en.json", "index.zh.json"]
+        wait_for_full_index(page)
+        everything = ["index.en.json", "index.en.text.json", "index.zh.json", "index.zh.text.json"]
+        assert links and [name for name in served if INDEX_FILE.match(name)] == everything
         run_query(page, "compile")
-        assert [name for name in served if INDEX_FILE.match(name)] == ["index.en.json", "index.zh.json"]
+        assert [name for name in served if INDEX_FILE.match(name)] == everything
+        log.assert_clean()
+
+
+def search_files_received(requests) -> dict[str, int]:
+    """{file name: bytes on the wire (gzipped, as served)} of the search index requests that finished."""
+    return {r.url.rsplit("/", 1)[-1]: r.sizes()["responseBodySize"] for r in requests if INDEX_FILE.search(r.url)}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_first_answer_needs_only_the_first_part_within_its_byte_budget(playwright_instance, built_site, lang):
+    """Served gzipped, as a static host serves it, with the full text never arriving: the first answer still
+    comes, from search/index.<lang>.json alone, and that file is within scripts/search_index.py's
+    HEAD_BUDGET on the wire."""
+    with serve_directory(built_site, like_a_web_host=True) as base, browser_page(playwright_instance) as (page, _log):
+        finished = []
+        page.context.route(TEXT_PARTS, lambda route: route.abort())
+        page.context.on("requestfinished", lambda request: finished.append(request))
+        page.goto(base + HOME[lang], wait_until="networkidle")
+        links, _ = run_query(page, "torch.compile")
+        assert links and page_of(links[0], base) == f"{PREFIX[lang]}releases/2.0/", links[:3]
+        received = search_files_received(finished)
+        assert list(received) == [f"index.{lang}.json"], received
+        assert 0 < received[f"index.{lang}.json"] <= HEAD_BUDGET, f"the first answer loads {received} bytes, budget {HEAD_BUDGET}"
+
+
+def test_the_full_text_arriving_leaves_the_results_on_screen_in_place(playwright_instance, served_site):
+    """The reader's results from the first part stay where they are when the full text arrives (new ones
+    may follow them, and snippets appear); the next key ranks with the full text."""
+    with browser_page(playwright_instance) as (page, log):
+        held = []
+        page.context.route(TEXT_PARTS, lambda route: held.append(route))
+        page.goto(served_site + "en/")
+        run_query(page, "python 3.12")
+        page.wait_for_timeout(300)
+        before = [group[0] for group in result_groups(page)]
+        assert before and not page.locator(".md-search-result__article p:not(.md-search-result__terms)").count()  # no text yet
+        while held:
+            held.pop().continue_()
+        page.wait_for_selector('html[data-search-index~="en.text"]', state="attached")
+        page.wait_for_timeout(500)
+        after = [group[0] for group in result_groups(page)]
+        assert after[: len(before)] == before
+        assert page.locator(".md-search-result__article p:not(.md-search-result__terms)").count()  # snippets now
+        page.keyboard.type(" ")
+        page.wait_for_timeout(500)
+        assert page_of(result_groups(page)[0][0], served_site) == "en/releases/2.4/"  # the full ranking
+        page.context.unroute(TEXT_PARTS)
+        log.assert_clean()
+
+
+@pytest.mark.parametrize("lang, query", [("zh", "哪个版本支持 Python 3.12"), ("en", "which version supports Python 3.12")])
+def test_a_version_question_ranks_the_answer_above_a_feature_that_names_the_version(playwright_instance, served_site, lang, query):
+    """2.4's "torch.compile supports Python 3.12" used to come first; the end-of-support page's Python
+    section and the compatibility matrix know the answer (2.2)."""
+    with browser_page(playwright_instance) as (page, log):
+        page.goto(served_site + HOME[lang])
+        warm_up(page, query)
+        run_query(page, query)
+        pages = [page_of(group[0], served_site) for group in result_groups(page)]
+        answers = [i for i, p in enumerate(pages) if p in (f"{PREFIX[lang]}support/", f"{PREFIX[lang]}compatibility/")]
+        feature = pages.index(f"{PREFIX[lang]}releases/2.4/") if f"{PREFIX[lang]}releases/2.4/" in pages else len(pages)
+        assert answers and answers[0] < 3 and answers[0] < feature, pages[:5]
         log.assert_clean()
 
 

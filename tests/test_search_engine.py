@@ -1,5 +1,7 @@
 """Unit tests of the search engine (docs/assets/javascripts/search/engine.js), run in Node (the same file the
-browser's worker runs) on indexes that scripts/search_index.py builds, as the site's build does."""
+browser's worker runs) on indexes that scripts/search_index.py builds, as the site's build does: whole, and
+split in the two parts the worker loads one after the other (the first answer from titles, versions and
+API names; the full text behind it)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import subprocess
 import pytest
 
 from conftest import ROOT
-from scripts.search_index import FLAG_INTRODUCES, Document, build_index, index_script, latin_tokens, stem
+from scripts.search_index import FLAG_INSTALL, FLAG_INTRODUCES, FLAG_SUPPORT, Document, build_index, index_script, latin_tokens, script_key, split_index, stem
 
 ENGINE = ROOT / "docs/assets/javascripts/search/engine.js"
 
@@ -30,7 +32,12 @@ def node(script: str, indexes: dict[str, list[Document]] | None = None, upgrade:
     if shutil.which("node") is None:
         pytest.fail("node is required for the search engine tests (it is on every machine of this project)")
     data = {lang: build_index(docs, lang, (upgrade or {}).get(lang)) for lang, docs in (indexes or {"zh": ZH, "en": EN}).items()}
-    program = f"const S = require({json.dumps(str(ENGINE))}); const DATA = {json.dumps(data, ensure_ascii=False)};\n" + script
+    parts = {lang: split_index(index) for lang, index in data.items()}
+    scripts = {lang: {part: index_script(data, script_key(lang, part)) for part, data in split.items()} for lang, split in parts.items()}
+    program = (
+        f"const S = require({json.dumps(str(ENGINE))}); const DATA = {json.dumps(data, ensure_ascii=False)};\n"
+        f"const PARTS = {json.dumps(parts, ensure_ascii=False)}; const SCRIPTS = {json.dumps(scripts, ensure_ascii=False)};\n" + script
+    )
     result = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
@@ -168,6 +175,61 @@ def test_a_section_titled_what_was_asked_outranks_one_that_only_mentions_it():
     assert [g[0]["location"] for g in search("en", "torch.compile", indexes)][0] == "en/releases/2.0/#torch-compile"
 
 
+# A feature that happens to say "supports Python 3.12" and "install", and the pages that answer the questions.
+VERSION_QUESTIONS = {
+    "en": [
+        Document("en/releases/2.4/", "PyTorch 2.4", "torch.compile on Python 3.12", keywords="2.4"),
+        Document("en/releases/2.4/#compile-python-3-12", "torch.compile supports Python 3.12", "torch.compile now supports Python 3.12; install the nightly.", FLAG_INTRODUCES),
+        Document("en/releases/1.8/", "PyTorch 1.8", "Complex autograd, pipelines and the ROCm wheels of 1.8.", keywords="1.8"),
+        Document("en/releases/1.8/#rocm-wheels", "ROCm wheels", "Install the ROCm build of 1.8 with pip.", FLAG_INTRODUCES),
+        Document("en/releases/1.8/#install", "Install", "pip install torch==1.8.1 torchvision==0.9.1", FLAG_INSTALL),
+        Document("en/support/", "End-of-support timeline", "When support for each Python version ended.", FLAG_SUPPORT),
+        Document("en/support/#python", "Python versions", "Python 3.12 first supported by 2.2, still supported. Python 3.11 from 2.0.", FLAG_SUPPORT),
+        Document("en/compatibility/", "Compatibility matrix", "2.2 Python 3.8–3.12; 2.4 Python 3.8–3.12", FLAG_SUPPORT),
+    ],
+    "zh": [
+        Document("releases/2.4/", "PyTorch 2.4", "Python 3.12 上的 torch.compile", keywords="2.4"),
+        Document("releases/2.4/#compile-python-3-12", "torch.compile 支持 Python 3.12", "torch.compile 现在支持 Python 3.12。", FLAG_INTRODUCES),
+        Document("releases/1.8/", "PyTorch 1.8", "复数自动微分与 1.8 的 ROCm 安装包。", keywords="1.8"),
+        Document("releases/1.8/#rocm-wheels", "ROCm 安装包", "用 pip 安装 1.8 的 ROCm 版本。", FLAG_INTRODUCES),
+        Document("releases/1.8/#install", "安装", "pip install torch==1.8.1 torchvision==0.9.1", FLAG_INSTALL),
+        Document("support/", "停止支持时间线", "各 Python 版本的支持何时结束。", FLAG_SUPPORT),
+        Document("support/#python", "Python 版本", "Python 3.12 首个支持的版本 2.2，仍受支持。", FLAG_SUPPORT),
+        Document("compatibility/", "版本兼容性矩阵", "2.2 Python 3.8–3.12；2.4 Python 3.8–3.12", FLAG_SUPPORT),
+    ],
+}
+
+
+@pytest.mark.parametrize("lang, query", [("zh", "哪个版本支持 Python 3.12"), ("en", "which version supports Python 3.12"), ("en", "Python 3.12 supported")])
+def test_a_support_question_ranks_the_support_page_and_the_matrix_above_a_feature_that_says_it(lang, query):
+    order = pages(lang, query, VERSION_QUESTIONS)
+    assert order[0] in ("support/", "compatibility/", "en/support/", "en/compatibility/"), order
+    assert order[0].startswith("en/") == (lang == "en")
+    # Without a support word, "Python 3.12" is a topic like any other: the feature's release leads.
+    assert pages(lang, "Python 3.12", VERSION_QUESTIONS)[0].endswith("releases/2.4/")
+
+
+@pytest.mark.parametrize("lang, query", [("zh", "安装 1.8"), ("en", "how to install pytorch 1.8"), ("en", "install 1.8")])
+def test_an_install_question_lands_on_the_release_install_section(lang, query):
+    """The group of the release comes first, and its install section is shown above Material's threshold
+    (the page's score): a section scored below it is folded away under "more on this page"."""
+    group = search(lang, query, VERSION_QUESTIONS)[0]
+    prefix = "en/" if lang == "en" else ""
+    assert group[0]["location"] == f"{prefix}releases/1.8/"
+    assert group[1]["location"] == f"{prefix}releases/1.8/#install" and group[1]["score"] >= group[0]["score"], group
+    # Not an install question: the page itself leads its sections.
+    plain = search(lang, "1.8", VERSION_QUESTIONS)[0]
+    assert all(item["score"] < plain[0]["score"] for item in plain[1:])
+
+
+def test_question_kinds_need_their_words():
+    kinds = node(
+        "console.log(JSON.stringify(['安装 1.8', 'pip install torch', '支持 Python 3.12', 'supports python 3.12', 'support', 'python 3.12', "
+        "'installer', 'unsupported 3.12'].map(S.answeringFlags)))"
+    )
+    assert kinds == [FLAG_INSTALL, FLAG_INSTALL, FLAG_SUPPORT, FLAG_SUPPORT, 0, 0, 0, 0]
+
+
 UPGRADE = {
     "zh": {"location": "compare/", "title": "升级：PyTorch {from} → {to}", "text": "从 {from} 到 {to} 之间的变化", "versions": ["2.0", "1.13", "1.3", "1.2"]},
     "en": {"location": "en/compare/", "title": "Upgrade: PyTorch {from} → {to}", "text": "Changes between {from} and {to}", "versions": ["2.0", "1.13", "1.3", "1.2"]},
@@ -268,30 +330,108 @@ def test_snippets_and_titles_are_escaped_text():
     assert item["title"] == "<mark>Tensor</mark>&lt;T&gt; &amp; co"
 
 
+# --- the two parts of an index ---------------------------------------------------------------------------
+
+
+def search_parts(lang: str, query: str, parts: str, indexes=None) -> list[list[dict]]:
+    """Search an engine holding `parts` ("head", or "head text") of each language's index."""
+    adds = " ".join(f"Object.values(PARTS).forEach(p => e.add(p.{part}));" for part in parts.split())
+    return node(f"const e = new S.Engine({json.dumps(lang)}); {adds} console.log(JSON.stringify(e.search({json.dumps(query)})));", indexes)
+
+
+QUERIES = ["1.2", "torch.jit.fork", "training", "distrib", "named tensors", "分布式训练", "系统", "channels_last", "dimensions"]
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_both_parts_answer_as_the_whole_index(query):
+    for lang in ("zh", "en"):
+        assert search_parts(lang, query, "head text") == search(lang, query)
+
+
+def test_the_first_part_answers_titles_versions_and_api_names_without_the_text():
+    assert [g[0]["location"] for g in search_parts("en", "1.2", "head")][0] == "en/releases/1.2/"  # a title
+    assert [g[0]["location"] for g in search_parts("en", "named ten", "head")] == ["en/releases/1.3/"]  # a heading, typed
+    # An API name and a version only the text holds.
+    assert [g[0]["location"] for g in search_parts("en", "torch.jit.fork", "head")] == ["en/releases/1.2/"]
+    assert [g[0]["location"] for g in search_parts("en", "channels_last", "head")] == ["en/releases/1.3/"]
+    # Words only the text holds wait for it, and so do snippets.
+    assert search_parts("en", "dimensions", "head") == [] and search_parts("zh", "分布式", "head") == []
+    assert all(item["text"] == "" for group in search_parts("en", "1.2", "head") for item in group)
+
+
+def test_the_text_part_must_be_the_one_of_its_first_part():
+    out = node(
+        """
+        const e = new S.Engine("en"); e.add(PARTS.en.head);
+        const broken = { ...PARTS.en.text, texts: PARTS.en.text.texts.slice(1), count: PARTS.en.text.count - 1 };
+        const errors = [];
+        try { e.add(broken); } catch (error) { errors.push(String(error.message)); }
+        try { new S.Engine("zh").add(PARTS.zh.text); } catch (error) { errors.push(String(error.message)); }
+        console.log(JSON.stringify(errors));
+        """
+    )
+    assert "text part holds 2 documents, its first part 3" in out[0] and "before its first part" in out[1]
+
+
+def test_shown_groups_keep_their_places_and_new_ones_follow():
+    shown = [[{"location": "a/"}], [{"location": "b/"}, {"location": "b/#x"}], [{"location": "c/"}]]
+    fresh = [[{"location": "d/"}], [{"location": "b/", "text": "now with a snippet"}], [{"location": "a/"}]]
+    out = node(f"console.log(JSON.stringify(S.keepShownOrder({json.dumps(shown)}, {json.dumps(fresh)})))")
+    # a and b where they were (b as the new answer has it), c kept though no longer found, d after them.
+    assert out == [[{"location": "a/"}], [{"location": "b/", "text": "now with a snippet"}], [{"location": "c/"}], [{"location": "d/"}]]
+
+
 # --- the worker -----------------------------------------------------------------------------------------
 
 WORKER = """
 const sent = []; const listeners = []; const fetched = []; const imported = [];
+const HOLD = []; const FAIL = []; const held = {};
+const partOf = url => { const m = /index\\.(\\w+)(\\.text)?\\.(json|js)$/.exec(url); return [m[1], m[2] ? "text" : "head"]; };
 const fake = {
   addEventListener: (t, f) => listeners.push(f), postMessage: m => sent.push(m), setTimeout: (f) => setTimeout(f, 0),
-  SEARCH_LANG: "zh", SEARCH_INDEX: INDEX_URLS, TIMELINE_SEARCH_WORKER: true, location: { href: "https://site.example/assets/javascripts/search/worker.zh.js" },
-  fetch: url => { fetched.push(url); const lang = /index\\.(\\w+)\\./.exec(url)[1]; return Promise.resolve({ ok: true, json: () => Promise.resolve(DATA[lang]) }); },
-  importScripts: url => { imported.push(url); const lang = /index\\.(\\w+)\\./.exec(url)[1]; fake.TIMELINE_SEARCH_INDEX = { ...(fake.TIMELINE_SEARCH_INDEX || {}), [lang]: DATA[lang] }; },
+  SEARCH_LANG: READER_LANG, SEARCH_INDEX: INDEX_URLS, TIMELINE_SEARCH_WORKER: true, location: { href: "https://site.example/assets/javascripts/search/worker.zh.js" },
+  fetch: url => {
+    fetched.push(url);
+    const [lang, part] = partOf(url);
+    if (FAIL.some(f => url.includes(f))) return Promise.reject(new TypeError("Failed to fetch " + url));
+    const response = { ok: true, json: () => Promise.resolve(JSON.parse(JSON.stringify(PARTS[lang][part]))) };
+    if (HOLD.some(h => url.includes(h))) return new Promise(resolve => { held[url] = () => resolve(response); });
+    return Promise.resolve(response);
+  },
+  // The build's own scripts, run as a worker runs them.
+  importScripts: url => { imported.push(url); const [lang, part] = partOf(url); new Function("self", SCRIPTS[lang][part])(fake); },
 };
 fake.self = fake;
 const vm = require("vm"); const fs = require("fs");
 vm.runInNewContext(fs.readFileSync(ENGINE, "utf8"), { self: fake, module: undefined, URL, Promise, setTimeout, fetch: fake.fetch });
 const send = data => listeners[0]({ data });
-const settle = () => new Promise(r => setTimeout(r, 20));
+// Until the worker is idle: nothing sent or requested for a few turns of the event loop (a loaded machine
+// can take longer than any fixed wait between a part's arrival and the next request).
+const settle = async () => {
+  const state = () => sent.length + "/" + fetched.length + "/" + imported.length;
+  for (let quiet = 0, last = ""; quiet < 3; ) {
+    await new Promise(r => setTimeout(r, 10));
+    const now = state();
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+  }
+};
+const release = name => { HOLD.splice(HOLD.indexOf(name), 1); Object.keys(held).filter(u => u.includes(name)).forEach(u => { held[u](); delete held[u]; }); };
+const answers = () => sent.filter(m => m.type === 3).map(m => m.data.items.map(g => g[0].location));
+const loaded = () => sent.filter(m => m.type === "loaded").map(m => m.data.lang + "." + m.data.part);
 """
 
+HOSTED = {lang: {"head": f"../../../search/index.{lang}.json", "text": f"../../../search/index.{lang}.text.json"} for lang in ("zh", "en")}
+OFFLINE = {lang: {"head": f"../../../search/index.{lang}.js", "text": f"../../../search/index.{lang}.text.js"} for lang in ("zh", "en")}
+SITE = "https://site.example/search/"
 
-def worker(script: str, index_urls: dict) -> dict:
-    prelude = WORKER.replace("INDEX_URLS", json.dumps(index_urls)).replace("ENGINE", json.dumps(str(ENGINE)))
-    return node(prelude + "(async () => {" + script + "})();")
+
+def worker(script: str, index_urls: dict, indexes=None, lang: str = "zh") -> dict:
+    prelude = WORKER.replace("INDEX_URLS", json.dumps(index_urls)).replace("ENGINE", json.dumps(str(ENGINE))).replace("READER_LANG", json.dumps(lang))
+    return node(prelude + "(async () => {" + script + "})();", indexes)
 
 
-def test_worker_loads_its_language_on_the_first_query_then_the_other():
+def test_worker_loads_its_language_part_by_part_on_the_first_query_then_the_other():
     result = worker(
         """
         send({ type: 0, data: { config: {}, docs: [], options: {} } });
@@ -299,21 +439,102 @@ def test_worker_loads_its_language_on_the_first_query_then_the_other():
         const before = fetched.length;
         send({ type: 2, data: "1.2" });
         await settle();
-        console.log(JSON.stringify({ before, fetched, sent: sent.map(m => [m.type, m.data ? m.data.items.map(g => g[0].location) : null]) }));
+        console.log(JSON.stringify({ before, fetched, loaded: loaded(), ready: sent[0].type, answers: answers() }));
         """,
-        {"zh": "../../../search/index.zh.json", "en": "../../../search/index.en.json"},
+        HOSTED,
     )
     assert result["before"] == 0  # nothing loads with the page
-    assert result["fetched"] == ["https://site.example/search/index.zh.json", "https://site.example/search/index.en.json"]
-    replies = result["sent"]
-    assert replies[0] == [1, None] and replies[1] == [3, []]
-    assert replies[2] == [3, ["releases/1.2/"]]  # the reader's language answers first
-    assert replies[3][0] == 3 and replies[3][1][0] == "releases/1.2/" and "en/releases/1.2/" in replies[3][1]
+    assert result["fetched"] == [SITE + "index.zh.json", SITE + "index.zh.text.json", SITE + "index.en.json", SITE + "index.en.text.json"]
+    assert result["loaded"] == ["zh.head", "zh.text", "en.head", "en.text"]
+    answers = result["answers"]
+    assert result["ready"] == 1 and answers[0] == []
+    assert answers[1] == ["releases/1.2/"]  # the first part of the reader's language answers first
+    assert answers[-1][0] == "releases/1.2/" and "en/releases/1.2/" in answers[-1]
 
 
-def test_opening_search_loads_the_index_before_the_first_query_and_offline_it_is_a_script():
+def test_the_first_answer_does_not_wait_for_the_text_and_the_text_answers_later():
+    result = worker(
+        """
+        HOLD.push("index.zh.text");
+        send({ type: 2, data: "1.2" });
+        await settle();
+        const first = { answers: answers(), loaded: loaded() };
+        send({ type: 2, data: "训练" });  // only the text holds it
+        await settle();
+        const waiting = answers().slice(-1)[0];
+        release("index.zh.text");
+        await settle();
+        console.log(JSON.stringify({ first, waiting, after: answers().slice(-1)[0], loaded: loaded() }));
+        """,
+        HOSTED,
+    )
+    assert result["first"] == {"answers": [["releases/1.2/"]], "loaded": ["zh.head"]}
+    assert result["waiting"] == []
+    assert set(result["after"]) >= {"releases/1.1/", "releases/1.2/"}
+    assert result["loaded"][:2] == ["zh.head", "zh.text"]
+
+
+# "compile cache": the first part knows only a heading that says "compile"; the text then finds a page with both
+# words, which the whole index ranks first.
+STREAMING = {
+    "en": [
+        Document("en/releases/2.0/", "PyTorch 2.0", "", keywords="2.0"),
+        Document("en/releases/2.0/#compile", "Compile", "A new compiler."),
+        Document("en/releases/2.4/", "PyTorch 2.4", "The compile cache keeps compiled code between runs.", keywords="2.4"),
+    ],
+    "zh": [Document("releases/2.4/", "PyTorch 2.4", "编译缓存", keywords="2.4")],
+}
+
+
+def test_the_full_text_keeps_the_results_on_screen_in_place_until_the_query_changes():
+    result = worker(
+        """
+        HOLD.push("index.en.text");
+        send({ type: 2, data: "compile cache" });
+        await settle();
+        const before = answers().slice(-1)[0];
+        release("index.en.text");
+        await settle();
+        const same = answers().slice(-1)[0];
+        send({ type: 2, data: "compile cache " });  // the next key
+        await settle();
+        console.log(JSON.stringify({ before, same, next: answers().slice(-1)[0] }));
+        """,
+        HOSTED,
+        STREAMING,
+        lang="en",
+    )
+    assert search("en", "compile cache", STREAMING)[0][0]["location"] == "en/releases/2.4/"  # the full ranking
+    assert result["before"] == ["en/releases/2.0/"]
+    assert result["same"][:2] == ["en/releases/2.0/", "en/releases/2.4/"]  # kept first; the new page follows
+    assert result["next"][0] == "en/releases/2.4/"  # the next key ranks anew
+
+
+def test_a_failed_text_part_keeps_the_first_answer_and_the_next_query_tries_again():
+    result = worker(
+        """
+        FAIL.push("index.zh.text");
+        let unhandled = 0;
+        process.on("unhandledRejection", () => { unhandled++; });
+        send({ type: 2, data: "1.2" });
+        await settle();
+        const first = answers();
+        FAIL.length = 0;
+        send({ type: 2, data: "训练" });
+        await settle();
+        console.log(JSON.stringify({ first, unhandled, fetched, after: answers().slice(-1)[0] }));
+        """,
+        HOSTED,
+    )
+    assert result["first"] == [["releases/1.2/"]]  # no empty answer after the failure
+    assert result["fetched"].count(SITE + "index.zh.text.json") == 2 and result["fetched"].count(SITE + "index.zh.json") == 1
+    assert "releases/1.2/" in result["after"]
+    assert result["unhandled"] == 1  # the failure is reported, not swallowed
+
+
+def test_opening_search_loads_the_readers_language_and_offline_each_part_is_a_script():
     """docs/assets/javascripts/search/box.js says "open" when the reader opens search; from file:// the index
-    is a script (the iframe-worker shim cannot fetch)."""
+    parts are scripts (the iframe-worker shim cannot fetch)."""
     result = worker(
         """
         send({ type: 0, data: { config: {}, docs: [], options: {} } });
@@ -324,17 +545,17 @@ def test_opening_search_loads_the_index_before_the_first_query_and_offline_it_is
         const onOpen = imported.slice();
         send({ type: 2, data: "训练" });
         await settle();
-        console.log(JSON.stringify({ onSetup, onOpen, imported, last: sent[sent.length - 1].data.items.length }));
+        console.log(JSON.stringify({ onSetup, onOpen, imported, last: answers().slice(-1)[0] }));
         """,
-        {"zh": "../../../search/index.zh.js", "en": "../../../search/index.en.js"},
+        OFFLINE,
     )
     assert result["onSetup"] == []  # Material's setup is no reason: hosted, it comes with every page view
-    assert result["onOpen"] == ["https://site.example/search/index.zh.js"]
-    assert result["imported"] == ["https://site.example/search/index.zh.js", "https://site.example/search/index.en.js"]
-    assert result["last"] >= 2
+    assert result["onOpen"] == [SITE + "index.zh.js", SITE + "index.zh.text.js"]
+    assert result["imported"] == result["onOpen"] + [SITE + "index.en.js", SITE + "index.en.text.js"]
+    assert len(result["last"]) >= 2
 
 
-def test_a_query_after_search_opened_is_answered_once_then_with_both_languages():
+def test_a_query_after_search_opened_is_answered_at_once_then_with_the_other_language():
     result = worker(
         """
         send({ type: 0, data: { config: {}, docs: [], options: {} } });
@@ -342,14 +563,19 @@ def test_a_query_after_search_opened_is_answered_once_then_with_both_languages()
         await settle();
         send({ type: 2, data: "1.2" });
         await settle();
-        console.log(JSON.stringify(sent.filter(m => m.type === 3).map(m => m.data.items.length)));
+        console.log(JSON.stringify(answers()));
         """,
-        {"zh": "../../../search/index.zh.json", "en": "../../../search/index.en.json"},
+        HOSTED,
     )
-    assert result == [1, 2]  # the reader's language at once, then both; no answer twice
+    assert result[0] == ["releases/1.2/"]  # the reader's language, whole, at once
+    assert result[-1] == ["releases/1.2/", "en/releases/1.2/"] and len(result) == 3  # + the other's two parts
 
 
-def test_index_script_registers_the_index():
-    data = build_index(ZH, "zh")
-    out = node(f"const g = {{}}; new Function('self', {json.dumps(index_script(data, 'zh'))})(g); console.log(JSON.stringify(g.TIMELINE_SEARCH_INDEX.zh));")
-    assert out == json.loads(json.dumps(data, ensure_ascii=False))
+def test_index_scripts_register_each_part():
+    parts = split_index(build_index(ZH, "zh"))
+    out = node(
+        f"const g = {{}}; new Function('self', {json.dumps(index_script(parts['head'], 'zh'))})(g);"
+        f"new Function('self', {json.dumps(index_script(parts['text'], 'zh.text'))})(g); console.log(JSON.stringify(g.TIMELINE_SEARCH_INDEX));"
+    )
+    assert out == json.loads(json.dumps({"zh": parts["head"], "zh.text": parts["text"]}, ensure_ascii=False))
+    assert script_key("zh", "head") == "zh" and script_key("en", "text") == "en.text"

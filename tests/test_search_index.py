@@ -1,12 +1,31 @@
 """The search index the build writes (scripts/search_index.py, overrides/hooks/lazy_search_index.py): page
-sections as short plain-text documents, one file per language, nothing Material indexes itself."""
+sections as short plain-text documents, two parts per language (the first within its byte budget), nothing
+Material indexes itself."""
 
 from __future__ import annotations
 
+import gzip
 import json
 
+import pytest
+
 from scripts.history import feature_history
-from scripts.search_index import FLAG_INTRODUCES, Document, build_index, encode_postings, index_script, page_documents, page_sections, read_index_script
+from scripts.search_index import (
+    FLAG_INSTALL,
+    FLAG_INTRODUCES,
+    FLAG_SUPPORT,
+    HEAD_BUDGET,
+    Document,
+    build_index,
+    decode_postings,
+    encode_postings,
+    index_script,
+    is_head_token,
+    page_documents,
+    page_sections,
+    read_index_script,
+    split_index,
+)
 
 RELEASE_PAGE = """
 <h1 class="release-title">PyTorch 2.0：torch.compile</h1>
@@ -57,12 +76,7 @@ def test_page_documents_flag_the_sections_that_introduce_a_feature():
 
 
 def decode(encoded: str) -> list[tuple[int, int]]:
-    numbers = [int(n, 36) for n in encoded.split(",")]
-    out, doc = [], 0
-    for gap, value in zip(numbers[::2], numbers[1::2]):
-        doc += gap
-        out.append((doc, value))
-    return out
+    return decode_postings(encoded)
 
 
 def test_postings_hold_count_title_and_keyword_per_document():
@@ -81,11 +95,74 @@ def test_index_script_round_trips():
     assert read_index_script(index_script(index, "zh")) == json.loads(json.dumps(index))
 
 
+def test_page_documents_flag_the_install_section_and_the_pages_that_answer_support_questions():
+    release = page_documents(RELEASE_PAGE, "releases/2.0/", "x", section_flags={"install": FLAG_INSTALL})
+    assert [d.flags for d in release] == [0, 0, FLAG_INSTALL]
+    support = page_documents('<h1>支持</h1><p>各版本</p><h2 id="python">Python</h2><p>3.12</p>', "support/", "x", page_flags=FLAG_SUPPORT)
+    assert [d.flags for d in support] == [FLAG_SUPPORT, FLAG_SUPPORT]
+
+
+SPLIT_DOCS = [
+    Document("releases/2.0/", "PyTorch 2.0", "torch.compile 登场；x.shape 与 channels_last。训练更快。", keywords="2.0"),
+    Document("releases/2.0/#install", "安装", "pip install torch==2.0.1 torchvision==0.15.2 Python 3.8–3.11", FLAG_INSTALL),
+]
+
+
+def test_the_first_part_holds_no_text_and_the_postings_of_titles_versions_and_api_names():
+    whole = build_index(SPLIT_DOCS, "zh", {"location": "compare/", "title": "t", "text": "x", "versions": ["2.0"]})
+    parts = split_index(whole)
+    head, text = parts["head"], parts["text"]
+    assert [d[2] for d in head["docs"]] == ["", ""] and [d[:2] + d[3:] for d in head["docs"]] == [d[:2] + d[3:] for d in whole["docs"]]
+    assert head["upgrade"] == whole["upgrade"] and "upgrade" not in text
+    postings = dict(zip(head["tokens"], head["postings"]))
+    # Versions and API names wherever they are, with their counts; what a version is of (python, torchvision).
+    for token in ("torch.compile", "channels_last", "2.0.1", "2.0", "0.15", "3.9", "python", "torchvision"):
+        assert token in postings, token
+    assert decode(postings["2.0"]) == [(0, 2 + 1), (1, 4)]  # keyword + title on the page; in the text of the section
+    # Other words only where a title or the keywords hold them, without their count in the text.
+    assert "x.shape" not in postings and "pip" not in postings and "install" not in postings
+    assert decode(postings["pytorch"]) == [(0, 1)]
+    # The text part completes it: every text, every token.
+    assert text["texts"] == [d.text for d in SPLIT_DOCS] and text["count"] == 2
+    assert (text["tokens"], text["postings"]) == (whole["tokens"], whole["postings"])
+
+
+@pytest.mark.parametrize("token, head", [("3.12", True), ("2.0.1", True), ("torch.compile", True), ("torchvision.io", True), ("weights_only", True),
+                                         ("cuda", True), ("x.shape", False), ("pytorch.org", False), ("2024", False), ("training", False)])  # fmt: skip
+def test_which_tokens_the_first_part_keeps_wherever_they_occur(token, head):
+    assert is_head_token(token) == head
+
+
 # --- the real build ---------------------------------------------------------------------------------------
 
 
 def load_index(site, lang):
-    return json.loads((site / "search" / f"index.{lang}.json").read_text(encoding="utf-8"))
+    """A language's whole index, from the two parts the build writes."""
+    head = json.loads((site / "search" / f"index.{lang}.json").read_text(encoding="utf-8"))
+    text = json.loads((site / "search" / f"index.{lang}.text.json").read_text(encoding="utf-8"))
+    assert head["part"] == "head" and text["part"] == "text" and len(text["texts"]) == len(head["docs"])
+    return {**head, "docs": [doc[:2] + [body] + doc[3:] for doc, body in zip(head["docs"], text["texts"])], "tokens": text["tokens"], "postings": text["postings"]}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_first_part_of_each_language_is_within_its_byte_budget(built_site, lang):
+    """What the first answer loads (issue 23: the first answer on Fast 3G within a second): the first part,
+    gzipped as a static host serves it, within HEAD_BUDGET; the full text is the other file."""
+    head = (built_site / "search" / f"index.{lang}.json").read_bytes()
+    text = (built_site / "search" / f"index.{lang}.text.json").read_bytes()
+    gzipped = len(gzip.compress(head, 6))
+    assert gzipped <= HEAD_BUDGET, f"search/index.{lang}.json is {gzipped} bytes gzipped; the budget is {HEAD_BUDGET}"
+    assert len(gzip.compress(text, 6)) > 4 * gzipped  # the text is what stays behind
+
+
+def test_the_build_flags_install_sections_and_the_support_pages(built_site, catalog):
+    for lang, prefix in (("zh", ""), ("en", "en/")):
+        docs = {d[0]: d for d in load_index(built_site, lang)["docs"]}
+        for release in catalog.releases:
+            assert docs[f"{prefix}releases/{release.version}/#install"][4] & FLAG_INSTALL, release.version
+        assert not docs[f"{prefix}releases/2.0/"][4] & FLAG_INSTALL
+        assert docs[f"{prefix}support/#python"][4] & FLAG_SUPPORT and docs[f"{prefix}compatibility/"][4] & FLAG_SUPPORT
+        assert not any(d[4] & FLAG_SUPPORT for location, d in docs.items() if "releases/" in location)
 
 
 def test_the_build_writes_one_index_per_language_and_material_indexes_nothing(built_site):
@@ -142,7 +219,7 @@ def test_pages_answer_to_the_words_of_their_address():
 
 def test_each_index_offers_the_upgrade_view_of_its_language_for_every_release(built_site, catalog):
     for lang, prefix in (("zh", ""), ("en", "en/")):
-        upgrade = json.loads((built_site / "search" / f"index.{lang}.json").read_text(encoding="utf-8"))["upgrade"]
+        upgrade = load_index(built_site, lang)["upgrade"]
         assert upgrade["location"] == prefix + "compare/" and (built_site / upgrade["location"] / "index.html").is_file()
         assert upgrade["versions"] == [release.version for release in catalog.releases]
         assert "{from}" in upgrade["title"] and "{to}" in upgrade["text"]

@@ -95,8 +95,8 @@ def test_timeline_lists_every_release_newest_first_with_dates(built_site, catalo
         assert resolve(home_url(lang), link["href"]) == page.url
         assert entry.select_one(".timeline-summary").get_text(strip=True) == page.summary
         counts = {b["data-maturity"]: int(b.get_text().split()[0]) for b in entry.select(".timeline-counts .maturity")}
-        for label in ("Stable", "Beta", "Prototype"):
-            assert counts[label] == sum(1 for f in page.features if f.maturity == label)
+        for label in ("Stable", "Beta", "Prototype"):  # a pill only where there is something to count (tests/test_home.py)
+            assert counts.get(label, 0) == sum(1 for f in page.features if f.maturity == label)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -245,3 +245,61 @@ def test_change_sections_and_code_badges_match_the_checker(built_site, catalog):
                     assert badge.get_text(strip=True) == text and css in badge["class"], f"{page.path}: {change.id} {role}"
                     checked += 1
     assert checked > 100
+
+
+# --- one language per page: header, menu, search box and footer ----------------------------------------
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+LATIN_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
+# Latin words a Chinese page's chrome may hold: names, and the format of the offline copy.
+ZH_CHROME_NAMES = {"PyTorch", "HTML", "API", "JIT", "TorchScript", "CUDA", "English"}
+CHROME_TEXT_ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
+
+
+def chrome_texts(soup: BeautifulSoup) -> list[str]:
+    """The words of a page's chrome (header, navigation sidebar, footer), text and attributes, without the
+    language menu's entries (each language's name in that language, on purpose) and without what repeats the
+    page's own content (its title in the header, its table of contents in the sidebar)."""
+    texts = []
+    for region in soup.select("header.md-header, .md-sidebar--primary, footer.md-footer"):
+        for content in region.select('a.md-select__link, [data-md-component="header-topic"], .md-nav--secondary'):
+            content.decompose()
+        texts += [t.strip() for t in region.find_all(string=True) if t.strip() and t.parent.name not in ("script", "style")]
+        for element in region.find_all(True):
+            texts += [element[a] for a in CHROME_TEXT_ATTRIBUTES if element.get(a)]
+    return texts
+
+
+def chrome_language_problems(texts: list[str], lang: str) -> list[str]:
+    if lang == "en":
+        return [t for t in texts if CJK.search(t)]
+    return [t for t in texts if set(LATIN_WORD.findall(t)) - ZH_CHROME_NAMES and not re.search(r"PyTorch \d", t)]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_page_chrome_speaks_its_language_only(built_site, catalog, lang):
+    pages = [home_url(lang), f"{home_url(lang)}lifecycle/", f"{home_url(lang)}compare/", f"{home_url(lang)}topics/distributed/"]
+    pages += [r.pages[lang].url for r in catalog.releases]
+    for url in pages:
+        soup = soup_of(built_site, url)
+        assert soup.html["lang"] == lang, url
+        assert soup.select_one("input.md-search__input")["placeholder"] == {"zh": "搜索", "en": "Search"}[lang], url
+        problems = chrome_language_problems(chrome_texts(soup), lang)
+        assert problems == [], f"{url}: {problems[:5]}"
+
+
+# --- scripts: the views' only where used, all deferred ----------------------------------------------------
+
+
+def test_view_scripts_load_only_where_used_and_deferred(built_site, catalog):
+    """Release pages and the home page run none of the views' code (Lighthouse counts it as main-thread work
+    at load); every page gets the small every-page.js (language switch), deferred."""
+    with_views = {"lifecycle/", "compare/", "compatibility/", "en/lifecycle/", "en/compare/", "en/compatibility/"}
+    without = {"", "en/", "topics/distributed/", "en/support/"} | {r.pages[lang].url for r in catalog.releases for lang in LANGUAGES}
+    for url in sorted(with_views | without):
+        scripts = {Path(s["src"]).name: s for s in soup_of(built_site, url).select("script[src]")}
+        assert ("views.js" in scripts) == (url in with_views), url
+        for name in ("views.js", "every-page.js"):
+            if name in scripts:
+                assert scripts[name].has_attr("defer"), f"{url}: {name} not deferred"
+        assert "every-page.js" in scripts, url

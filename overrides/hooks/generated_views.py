@@ -1,6 +1,6 @@
 """Fill the marker comments of the generated pages from the release catalog:
 
-    <!-- lifecycle -->          feature × release maturity matrix      (docs/lifecycle.md)
+    <!-- lifecycle -->          each feature on a shared release axis  (docs/lifecycle.md)
     <!-- compare -->            pick two releases, see what changed     (docs/compare.md)
     <!-- topic: Distributed --> one area's features, release by release (docs/topics/*.md)
     <!-- compatibility -->      Python/CUDA/ROCm/torchvision/torchaudio per release (docs/compatibility.md)
@@ -17,7 +17,8 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
 from scripts.releases import AREAS, cached_catalog, language_of, page_file_name  # noqa: E402
-from scripts.compat_views import compat_matrix, support_timeline  # noqa: E402
+from scripts.compat_views import compat_matrix  # noqa: E402
+from scripts.support_view import support_timeline  # noqa: E402
 from scripts.verify_compat import EVIDENCE_FILE, load_evidence  # noqa: E402
 from scripts.views import compare, lifecycle, topic  # noqa: E402
 
@@ -70,6 +71,9 @@ def on_page_markdown(markdown, page, config, files):
     for name, render in views.items():
         marker = f"<!-- {name} -->"
         if marker in markdown:
+            page.meta["uses_views"] = True  # overrides/main.html loads views.js on this page only
+            if name == "compatibility":
+                page.meta["uses_install"] = True  # install.js: the matrix's platform choice
             page.meta.setdefault("_generated_views", {})[name] = render()
             markdown = markdown.replace(marker, PLACEHOLDER.format(name=name))
     if "<!-- support-timeline -->" in markdown:

@@ -1,9 +1,11 @@
-"""Build the site's search index at build time, one file per language, and keep Material's own index empty.
+"""Build the site's search index at build time, in two parts per language, and keep Material's own index
+empty.
 
 Page views load nothing of it: the search worker (docs/assets/javascripts/search/engine.js) loads the
-reader's language's index when the reader opens search or first types (hosted: search/index.<lang>.json;
-the offline copy, which cannot fetch from file://, search/index.<lang>.js as a script), and the other
-language's after answering.
+reader's language's first part (titles, versions, API names; search/index.<lang>.json) when the reader
+opens search or first types, answers from it, then loads the full text (search/index.<lang>.text.json);
+the other language's after answering. The offline copy, which cannot fetch from file://, has each part as a
+script (search/index.<lang>.js, search/index.<lang>.text.js). scripts/search_index.py says what each holds.
 
 Material's search plugin would index every page too (and segment all Chinese text with jieba, about a third
 of the build) for an index nothing reads: each page is marked `search: exclude` for it, so its
@@ -12,7 +14,10 @@ search_index.json holds only its config, which Material's page script still fetc
 What the index knows beyond the pages' text (scripts/search_index.py): the section of the release that first
 lists a feature (feature ids, scripts/history.py), so it ranks above later mentions; each release page
 answers to its version, and the newest release's to "latest", "newest" and 最新; other pages to the words
-of their address. And the upgrade view's address, so that "upgrade 1.13 to 2.0" offers it with both filled in.
+of their address. Which documents answer a kind of question: a release's `#install` section (FLAG_INSTALL,
+for "how to install 1.8"), every document of the end-of-support page and the compatibility matrix
+(FLAG_SUPPORT, for "which version supports Python 3.12"). And the upgrade view's address, so that
+"upgrade 1.13 to 2.0" offers it with both filled in.
 """
 
 import re
@@ -26,9 +31,25 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from scripts.history import feature_history  # noqa: E402
 from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, cached_catalog  # noqa: E402
 from scripts.views import UI  # noqa: E402  (views adds the search_upgrade_* words)
-from scripts.search_index import build_index, index_file, index_json, index_script, page_documents, unescape_title  # noqa: E402
+from scripts.search_index import (  # noqa: E402
+    FLAG_INSTALL,
+    FLAG_SUPPORT,
+    PARTS,
+    build_index,
+    index_file,
+    index_json,
+    index_script,
+    page_documents,
+    script_key,
+    split_index,
+    unescape_title,
+)
 
 UPGRADE_VIEW_SOURCE = re.compile(r"^compare(?:\.[a-z]{2})?\.md$")
+# The pages that answer "which releases support Python 3.12 / CUDA 12.1": every document of them.
+SUPPORT_SOURCE = re.compile(r"^(?:support|compatibility)(?:\.[a-z]{2})?\.md$")
+# A release page's install box (scripts/render.py), the answer to "how to install 1.8".
+INSTALL_SECTION = "install"
 RELEASE_SOURCE = re.compile(r"^releases/(\d+(?:\.\d+)+)(?:\.[a-z]{2})?\.md$")
 NEWEST_KEYWORDS = "latest newest 最新 最近"
 # The language folder (en/) and the offline copy's file names are not what a page is called.
@@ -94,6 +115,8 @@ def on_page_context(context, page, config, nav):
         unescape_title(page.title),
         introduces=_build["introduces"].get(version, set()),
         keywords=release_keywords(version, _build["newest"]) if version else address_keywords(page.url),
+        section_flags={INSTALL_SECTION: FLAG_INSTALL} if version else None,
+        page_flags=FLAG_SUPPORT if SUPPORT_SOURCE.match(page.file.src_uri) else 0,
     )
     page.meta["search"] = {**search, "exclude": True}  # Material's index: config only (see above)
     return context
@@ -103,7 +126,9 @@ def on_post_build(config):
     # Runs before static-i18n (-100) starts the next language's build, which resets the documents.
     lang = config.theme["language"]
     offline = bool(config.extra.get("offline"))
-    index = build_index(_build["docs"], lang, upgrade_shortcut(lang))
-    target = Path(config.site_dir) / index_file(lang, offline)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(index_script(index, lang) if offline else index_json(index), encoding="utf-8")
+    parts = split_index(build_index(_build["docs"], lang, upgrade_shortcut(lang)))
+    for part in PARTS:
+        target = Path(config.site_dir) / index_file(lang, offline, part)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = parts[part]
+        target.write_text(index_script(data, script_key(lang, part)) if offline else index_json(data), encoding="utf-8")

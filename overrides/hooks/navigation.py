@@ -14,8 +14,10 @@ from mkdocs.structure.nav import Section  # noqa: E402
 from scripts.releases import AREAS, RELEASES_DIR, area_slug, cached_catalog, version_key  # noqa: E402
 
 SECTION_TITLES = {"releases": {"zh": "版本", "en": "Releases"}, "topics": {"zh": "主题", "en": "Topics"}}
-# Top-level order: home, the cross-release views, then the release and topic sections.
-TOP_ORDER = ("index", "compatibility", "upgrade", "compare", "support", "lifecycle", "releases", "topics")
+# Top-level order: home, the cross-release views, the topics, then the releases: the 17 topics come before
+# the 33 releases so that they are in view in the sidebar without scrolling (the home page lists the
+# releases anyway, and a release page's sidebar scrolls to the page itself).
+TOP_ORDER = ("index", "compatibility", "upgrade", "compare", "support", "lifecycle", "topics", "releases")
 
 
 def _versions_by_src(config):

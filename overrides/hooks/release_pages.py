@@ -14,18 +14,23 @@ from mkdocs.utils import get_relative_url  # noqa: E402
 
 from scripts.history import status_today  # noqa: E402
 from scripts.releases import DEFAULT_LANGUAGE, RELEASES_DIR, cached_catalog, language_of  # noqa: E402
-from scripts.compat_views import install_box  # noqa: E402
+from scripts.install_view import install_section, quick_facts  # noqa: E402
+from scripts.registry import EVIDENCE_FILE, load_evidence  # noqa: E402
+from scripts.compat_views import matrix_row_id  # noqa: E402
 from scripts.render import changes_section, release_footer, release_header  # noqa: E402
 from scripts.snippets.badges import badge_for  # noqa: E402
 from scripts.snippets.status import DEFAULT_STATUS_FILE, load_status  # noqa: E402
 
 _status_entries: dict = {}
+_evidence: dict | None = None
 
 
 def on_config(config):
     # The snippet badges hook has already refused a status file that does not parse.
-    global _status_entries
+    global _status_entries, _evidence
     _status_entries = load_status(Path(config.docs_dir) / DEFAULT_STATUS_FILE).get("snippets", {})
+    evidence_path = Path(config.docs_dir) / EVIDENCE_FILE
+    _evidence = load_evidence(evidence_path) if evidence_path.is_file() else None
     return config
 
 
@@ -66,8 +71,12 @@ def on_page_markdown(markdown, page, config, files):
     def feature_href(feature_id):
         return f"{lifecycle_href}#feature-{feature_id}" if lifecycle_href else f"#{feature_id}"
 
-    header = release_header(release, statuses, lifecycle_href)
-    install = install_box(catalog.by_version()[release.version], lang)
+    whole = catalog.by_version()[release.version]
+    page.meta["uses_install"] = True  # overrides/main.html loads install.js (the install picker) here only
+    matrix = _page_url(files, page, "compatibility.md", lang)
+    quick = quick_facts(catalog, whole, lang, _evidence, f"{matrix}#{matrix_row_id(release.version)}" if matrix else None)
+    header = release_header(release, statuses, lifecycle_href, quick)
+    install = install_section(whole, lang, _evidence)
     changes = changes_section(release, catalog, _status_entries, release_href, badge_for, feature_href)
     footer = release_footer(catalog, release, compare_href, release_href)
     return header + "\n" + markdown + "\n" + install + "\n" + changes + "\n" + footer

@@ -3,8 +3,8 @@ over Material's search box (docs/assets/javascripts/search/box.js) to every page
 
 Material reads the worker URL from the page's config JSON and talks to it with a small, stable message
 protocol, so the search box, keyboard shortcut, highlighting and result list stay Material's own. One
-worker file per language tells the engine which language's results come first and where each language's
-index lies (overrides/hooks/lazy_search_index.py writes them).
+worker file per language tells the engine which language's results come first and where the parts of each
+language's index lie (overrides/hooks/lazy_search_index.py writes them).
 """
 
 import json
@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from mkdocs.plugins import event_priority  # noqa: E402
 
-from scripts.search_index import index_file  # noqa: E402
+from scripts.search_index import PARTS, index_file  # noqa: E402
 
 ENGINE = "assets/javascripts/search/engine.js"
 BOX = "assets/javascripts/search/box.js"
@@ -29,7 +29,8 @@ TO_ROOT = "../../../"
 
 
 def worker_source(engine: str, lang: str, offline: bool) -> str:
-    indexes = {code: TO_ROOT + index_file(code, offline) for code in LANGUAGES}
+    # Per language, its parts in the order the worker loads them: {"zh": {"head": url, "text": url}, ...}.
+    indexes = {code: {part: TO_ROOT + index_file(code, offline, part) for part in PARTS} for code in LANGUAGES}
     return f"self.SEARCH_LANG = {json.dumps(lang)};\nself.SEARCH_INDEX = {json.dumps(indexes)};\nself.TIMELINE_SEARCH_WORKER = true;\n{engine}"
 
 

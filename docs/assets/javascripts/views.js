@@ -1,9 +1,10 @@
 /* Behaviour of the generated views; plain DOM, no network, works from file:// (offline copy).
- * - Lifecycle page: the area <select> hides the rows of other areas; the choice is kept in ?area=.
+ * - Lifecycle page: the area <select> hides the features of other areas; the choice is kept in ?area=.
  * - Compatibility page: filters rows by Python, CUDA and torchvision; kept in ?python=&cuda=&torchvision=.
  * - Upgrade page (compare): everything to watch for between two releases, from the JSON embedded in the
  *   page; mirrors scripts/views.py:upgrade_items, which the tests use as the reference.
- * - Language switch: keeps the query (view state) and the #fragment (the section being read).
+ * Loaded, deferred, only by the pages that hold a view (overrides/main.html, page.meta.uses_views set by
+ * overrides/hooks/generated_views.py); what every page needs is in every-page.js.
  * View state lives in the query, not the fragment: a fragment would name an element that does not exist. */
 (function () {
   "use strict";
@@ -28,11 +29,11 @@
   function setupLifecycleFilter() {
     var select = document.getElementById("lifecycle-area");
     if (!select) return;
-    var table = document.getElementById(select.getAttribute("data-filter-target"));
+    var list = document.getElementById(select.getAttribute("data-filter-target"));
     var shown = document.getElementById("lifecycle-shown");
     function apply(remember) {
       var area = select.value, count = 0;
-      table.querySelectorAll("tbody tr").forEach(function (row) {
+      list.querySelectorAll("[data-feature]").forEach(function (row) {
         row.hidden = area !== "" && row.getAttribute("data-area") !== area;
         if (!row.hidden) count += 1;
       });
@@ -147,6 +148,21 @@
       message.hidden = !note;
     }
 
+    /* The site lists a selection: link the complete notes of every release in the range (built-in URLs). */
+    function appendReleaseNotes(inRange) {
+      var linked = inRange.filter(function (r) { return r.notes; });
+      if (!linked.length) return;
+      var note = result.appendChild(el("p", "compare-notes"));
+      note.appendChild(document.createTextNode(text.compare_notes + " "));
+      linked.forEach(function (r, i) {
+        if (i) note.appendChild(document.createTextNode(" · "));
+        var a = note.appendChild(document.createElement("a"));
+        a.href = r.notes;
+        a.setAttribute("data-version", r.version);
+        a.textContent = "v" + r.version + ".0";
+      });
+    }
+
     function render(remember) {
       result.textContent = "";
       result.removeAttribute("data-count");
@@ -155,13 +171,14 @@
       var groups = upgradeItems(releases, from.value, to.value);
       var total = 0;
       GROUPS.forEach(function (g) { total += groups[g].length; });
-      var span = releases.filter(function (r) {
+      var inRange = releases.filter(function (r) {
         var lo = before(to.value, from.value) ? to.value : from.value, hi = before(to.value, from.value) ? from.value : to.value;
         return before(lo, r.version) && !before(hi, r.version);
-      }).length;
-      var summary = text.compare_summary.replace("{from_}", from.value).replace("{to}", to.value).replace("{count}", span).replace("{items}", total);
+      });
+      var summary = text.compare_summary.replace("{from_}", from.value).replace("{to}", to.value).replace("{count}", inRange.length).replace("{items}", total);
       if (before(to.value, from.value)) summary += text.compare_reverse;
       result.appendChild(el("p", "compare-summary")).textContent = summary;
+      appendReleaseNotes(inRange);
       var empty = [];
       GROUPS.forEach(function (g) {
         if (!groups[g].length) { empty.push(text["group_" + g]); return; }
@@ -190,6 +207,7 @@
               li.setAttribute("data-id", item.drop.id);
               link.href = item.release.url + "#" + item.drop.anchor;
               li.appendChild(link);
+              li.appendChild(el("span", "change-category category-" + item.drop.category)).textContent = item.drop.label;
               li.appendChild(el("span", "upgrade-text", item.drop.html));
             } else {
               li.setAttribute("data-id", item.feature.id);
@@ -226,26 +244,10 @@
     }
   }
 
-  // --- language switch keeps the view state and the section --------------------------------------------
-
-  function setupLanguageSwitch() {
-    document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
-      link.addEventListener("click", function () {
-        var target = link.getAttribute("href").split("#")[0].split("?")[0];
-        link.setAttribute("href", target + location.search + location.hash);
-      });
-    });
-  }
-
-  // Folded notes are part of the record on paper.
-  window.addEventListener("beforeprint", function () {
-    document.querySelectorAll("details.claim-note").forEach(function (d) { d.open = true; });
-  });
-
-  document.addEventListener("DOMContentLoaded", function () {
+  function setup() {
     setupLifecycleFilter();
     setupCompatFilters();
     setupCompare();
-    setupLanguageSwitch();
-  });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup); else setup();
 })();

@@ -9,11 +9,23 @@
  *  - Opening search tells the worker to load the reader's language's index, so the first query does not
  *    wait for it (docs/assets/javascripts/search/engine.js). Material makes the worker as its bundle runs,
  *    right after this script: the one constructor call for our worker is watched, then Worker is restored.
+ *  - Which parts of the index the worker has (its "loaded" messages) are listed on the page's root element,
+ *    `data-search-index="zh.head zh.text …"`: what the tests and the benchmark wait for before judging the
+ *    full-text ranking.
  */
 (function () {
   "use strict";
 
   var searchWorker = null;
+
+  function recordLoadedPart(event) {
+    var message = event.data;
+    if (!message || message.type !== "loaded" || !message.data) return;
+    var root = document.documentElement;
+    var parts = (root.getAttribute("data-search-index") || "").split(" ").filter(Boolean);
+    parts.push(String(message.data.lang) + "." + String(message.data.part));
+    root.setAttribute("data-search-index", parts.join(" "));
+  }
   var NativeWorker = window.Worker;  // the iframe-worker shim's, in the offline copy
   if (NativeWorker) {
     window.Worker = function (url, options) {
@@ -21,6 +33,7 @@
       if (/search\/worker\.\w+\.js/.test(String(url))) {
         searchWorker = worker;
         window.Worker = NativeWorker;
+        worker.addEventListener("message", recordLoadedPart);
       }
       return worker;
     };

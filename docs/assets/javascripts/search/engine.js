@@ -4,9 +4,12 @@
  * Why not Material's lunr setup: it segments a typed Chinese query against the index vocabulary and never
  * looks up the last word, matches only prefixes of jieba words (系统 misses 存储系统), ORs terms so a page
  * with one word ranks like one with all, and mixes both languages' results. Here:
- *  - The index is built at build time, one file per language (scripts/search_index.py): the documents
- *    (page sections as plain text) and postings of the Latin words. The reader's language loads on the
- *    first query; the other language's after that query is answered.
+ *  - The index is built at build time, in two parts per language (scripts/search_index.py): a first part
+ *    small enough for a slow network (every document's title, keywords and flags; the postings of title
+ *    words, versions and API names), then the text part (the documents' text, every word's postings). The
+ *    reader's language loads when search opens or on the first query, which the first part answers; the
+ *    full text streams in behind it. Results already on screen keep their places when it arrives (new
+ *    ones follow them) until the query changes. The other language's loads after that.
  *  - Chinese matches as character bigrams (and single characters), found by scanning the documents, so
  *    any sub-word matches and word order does not matter; a query's units all present ranks first
  *    (coverage), then by tf-idf.
@@ -43,8 +46,18 @@
   var MAX_SPANS = 16;          // matches looked for per text and mark: a snippet shows a few
   var SNIPPET_COLUMNS = 160;   // about two lines in the search dialog; a Han character is two columns
   var SNIPPET_LEAD = 30;       // columns of context before the first matched word
-  var OTHER_LANGUAGE_DELAY = 200;  // ms after the first answer before the other language's index loads
+  var OTHER_LANGUAGE_DELAY = 200;  // ms after the reader's language's full text before the other language's index loads
   var RELEASE_PAGE = /(^|\/)releases\/\d+\.\d+(\/|\.html)$/;  // hosted and offline URLs
+  // What a question asks for, and the documents that answer it (flags set at build time,
+  // overrides/hooks/lazy_search_index.py): "how to install 1.8" wants a release's install section; "which
+  // version supports Python 3.12" the end-of-support page and the compatibility matrix, not a feature
+  // that happens to say "supports Python 3.12".
+  var FLAG_INSTALL = 2;
+  var FLAG_SUPPORT = 4;
+  var INTENT_BOOST = 3;
+  var INSTALL_QUESTION = /安装|\b(?:install|installing|installation|installed|pip|conda)\b/;
+  var SUPPORT_QUESTION = /支持|兼容|适配|\b(?:support|supports|supported|compatible|compatibility)\b/;
+  var NAMES_A_VERSION = /\d+\.\d+/;
 
   // Words that say what kind of answer is wanted, not what it is about; dropped when anything else is left.
   var STOP_WORDS = {};
@@ -144,20 +157,37 @@
     return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
   }
 
-  /* One language's index, as scripts/search_index.py writes it. */
+  /* One language's index, as scripts/search_index.py writes it: whole, or its first part (`part` "head":
+   * the documents' texts are empty and the postings those of titles, keywords, versions and API names),
+   * which `addText` completes. */
   function Index(data) {
     this.lang = data.lang;
     this.upgrade = data.upgrade || null;  // {location, title, text, versions} of the upgrade view
     this.docs = data.docs;  // [location, title, text, token count, flags, keywords?]
-    this.tokens = data.tokens;
-    this.postings = data.postings;
-    this.decoded = Object.create(null);
-    this.scanned = Object.create(null);
-    this.plainWords = null;
+    this.complete = data.part !== "head";
     this.titleUnits = [];  // per document, computed when first needed
     this.pageDocs = Object.create(null);  // page location -> its own document
     for (var i = 0; i < this.docs.length; i++) if (this.docs[i][0].indexOf("#") < 0) this.pageDocs[this.docs[i][0]] = i;
+    this.setPostings(data.tokens, data.postings);
   }
+
+  Index.prototype.setPostings = function (tokens, postings) {
+    this.tokens = tokens;
+    this.postings = postings;
+    this.decoded = Object.create(null);
+    this.scanned = Object.create(null);
+    this.plainWords = null;
+  };
+
+  /* The text part of the same build: each document's text, and the postings of every word. */
+  Index.prototype.addText = function (data) {
+    if (data.count !== this.docs.length || data.texts.length !== this.docs.length) {
+      throw new Error("search: the " + data.lang + " text part holds " + data.texts.length + " documents, its first part " + this.docs.length);
+    }
+    for (var i = 0; i < this.docs.length; i++) this.docs[i][2] = data.texts[i];
+    this.setPostings(data.tokens, data.postings);
+    this.complete = true;
+  };
 
   Index.prototype.lowerBound = function (token) {
     var t = this.tokens, lo = 0, hi = t.length;
@@ -258,8 +288,18 @@
     return total ? covered / total : 0;
   };
 
-  /* Every document matching the query, best first: [{index, score, coverage, matched: {unitKey: true}}]. */
-  Index.prototype.match = function (units) {
+  /* The flags of the documents that answer the kind of question asked (0 for none): an install question,
+   * or a support question that names a version. */
+  function answeringFlags(query) {
+    var norm = normalize(query), flags = 0;
+    if (INSTALL_QUESTION.test(norm)) flags |= FLAG_INSTALL;
+    if (SUPPORT_QUESTION.test(norm) && NAMES_A_VERSION.test(norm)) flags |= FLAG_SUPPORT;
+    return flags;
+  }
+
+  /* Every document matching the query, best first: [{index, score, coverage, matched: {unitKey: true}}].
+   * `answering`: flags of the documents that answer this kind of question (answeringFlags). */
+  Index.prototype.match = function (units, answering) {
     var n = this.docs.length, self = this, hits = Object.create(null), total = 0, marks = Object.create(null);
     var tokens = Object.create(null);
     // Optional units last: they only add to documents the others found.
@@ -296,13 +336,14 @@
       }
       if (RELEASE_PAGE.test(doc[0])) h.score *= RELEASE_BOOST;
       if (doc[4] & FLAG_INTRODUCES) h.score *= INTRODUCES_BOOST;
+      if (doc[4] & answering) h.score *= INTENT_BOOST;
       out.push(h);
     }
     // Documents holding every part of the query come first; those with less than half are left out.
     var best = out.reduce(function (m, h) { return Math.max(m, h.coverage); }, 0);
     out = out.filter(function (h) { return h.coverage >= Math.min(0.5, best); });
     out.sort(function (a, b) { return b.coverage - a.coverage || b.score - a.score; });
-    return { hits: out, marks: marks };
+    return { hits: out, marks: marks, answering: answering };
   };
 
   /* What to mark in a document, from the marks of the query units it matched: Chinese strings, and one
@@ -332,7 +373,8 @@
         out.push([found.index, found.index + found[0].length, found[0].toLowerCase()]);
       }
     }
-    return mark.han.length && mark.words ? out.sort(function (a, b) { return a[0] - b[0]; }) : out;
+    // In text order (the snippet's window is looked for along it), when more than one mark found them.
+    return mark.han.length + (mark.words ? 1 : 0) > 1 ? out.sort(function (a, b) { return a[0] - b[0]; }) : out;
   }
 
   /* Display columns of a UTF-16 code unit: two for CJK and other wide characters. */
@@ -342,18 +384,39 @@
       (code >= 0xffe0 && code <= 0xffe6)) ? 2 : 1;
   }
 
-  /* Column at which each character of text[0, upto) starts, and where the last one ends. */
-  function columnOffsets(text, upto) {
-    var cols = new Uint32Array(upto + 1);
-    for (var i = 0; i < upto; i++) cols[i + 1] = cols[i] + columns(text.charCodeAt(i));
-    return cols;
+  /* Columns are counted only near the matches: a snippet is a couple of lines, and counting a long
+   * section's columns up to its last match (the compatibility matrix is 15,000 characters) took most of a
+   * query's time. */
+
+  /* The last index `to` such that text[from, to) fits in `width` columns. */
+  function fitColumns(text, from, width) {
+    var at = from, used = 0;
+    while (at < text.length) {
+      var w = columns(text.charCodeAt(at));
+      if (used + w > width) break;
+      used += w;
+      at++;
+    }
+    return at;
   }
 
-  /* The first index whose column is at least `column` (or upto). */
-  function indexAtColumn(cols, column) {
-    var lo = 0, hi = cols.length - 1;
-    while (lo < hi) { var mid = (lo + hi) >> 1; if (cols[mid] < column) lo = mid + 1; else hi = mid; }
-    return lo;
+  /* The first index `to` such that text[from, to) takes at least `width` columns (or the text's end). */
+  function reachColumns(text, from, width) {
+    var at = from, used = 0;
+    while (at < text.length && used < width) used += columns(text.charCodeAt(at++));
+    return at;
+  }
+
+  /* The first index `from` such that text[from, to) takes at most `width` columns. */
+  function backColumns(text, to, width) {
+    var at = to, used = 0;
+    while (at > 0) {
+      var w = columns(text.charCodeAt(at - 1));
+      if (used + w > width) break;
+      used += w;
+      at--;
+    }
+    return at;
   }
 
   /* HTML of text[start, end) with its spans marked. */
@@ -377,26 +440,24 @@
 
   /* Where the snippet starts: shortly before the match that opens the window holding the most distinct
    * matched words (the first such match). */
-  function snippetStart(text, found, cols) {
+  function snippetStart(text, found) {
     var best = 0, anchor = 0;
-    for (var s = 0, f = 0; s < found.length; s++) {
-      var limit = cols[found[s][0]] + SNIPPET_COLUMNS - SNIPPET_LEAD, seen = Object.create(null), distinct = 0;
-      for (f = s; f < found.length && cols[Math.min(found[f][1], cols.length - 1)] <= limit; f++) {
+    for (var s = 0; s < found.length; s++) {
+      var limit = fitColumns(text, found[s][0], SNIPPET_COLUMNS - SNIPPET_LEAD), seen = Object.create(null), distinct = 0;
+      for (var f = s; f < found.length && Math.min(found[f][1], text.length) <= limit; f++) {
         if (!seen[found[f][2]]) { seen[found[f][2]] = true; distinct++; }
       }
       if (distinct > best) { best = distinct; anchor = found[s][0]; }
     }
-    var start = indexAtColumn(cols, Math.max(0, cols[anchor] - SNIPPET_LEAD));
+    var start = backColumns(text, anchor, SNIPPET_LEAD);
     var space = text.slice(start, anchor).indexOf(" ");  // begin at a word when one starts close by
     return start > 0 && space >= 0 ? start + space + 1 : start;
   }
 
   /* HTML of a short window of the text around its matches (its start when nothing matched), marked. */
   function snippet(text, found) {
-    var reach = found.length ? found[found.length - 1][1] : 0;
-    var cols = columnOffsets(text, Math.min(text.length, reach + 2 * SNIPPET_COLUMNS));
-    var start = snippetStart(text, found, cols);
-    var end = indexAtColumn(cols, cols[start] + SNIPPET_COLUMNS);
+    var start = snippetStart(text, found);
+    var end = reachColumns(text, start, SNIPPET_COLUMNS);
     var tail = Math.max(start, end - 30), cut = text.slice(tail, end).lastIndexOf(" ");  // end after a word
     if (end < text.length && cut >= 0) end = tail + cut;
     return (start > 0 ? "…" : "") + markup(text, start, end, found) + (end < text.length ? "…" : "");
@@ -410,11 +471,19 @@
     this.indexes = {};
   }
 
+  /* A language's index, whole or its first part; or the text part that completes its first part. */
   Engine.prototype.add = function (data) {
-    this.indexes[data.lang] = new Index(data);
+    if (data.part === "text") {
+      if (!this.indexes[data.lang]) throw new Error("search: the " + data.lang + " text part came before its first part");
+      this.indexes[data.lang].addText(data);
+    } else {
+      this.indexes[data.lang] = new Index(data);
+    }
   };
 
   Engine.prototype.has = function (lang) { return !!this.indexes[lang]; };
+
+  Engine.prototype.complete = function (lang) { return !!this.indexes[lang] && this.indexes[lang].complete; };
 
   /* The upgrade view for a query that asks about going from one release to another, or null. Only the
    * releases the index knows count (3.12 in "python 3.12 to 3.13" is not a PyTorch release). */
@@ -439,7 +508,7 @@
 
   /* Groups (one per page) of items, pages of the reader's language first. */
   Engine.prototype.search = function (query, limit) {
-    var units = queryUnits(query), self = this, groups = [];
+    var units = queryUnits(query), self = this, groups = [], answering = answeringFlags(query);
     limit = limit || MAX_GROUPS;
     var shortcut = this.upgradeShortcut(query);
     if (shortcut) groups.push([shortcut]);
@@ -448,13 +517,31 @@
     order.forEach(function (lang) {
       var index = self.indexes[lang];
       if (!index || groups.length >= limit) return;
-      var result = index.match(units);
+      var result = index.match(units, answering);
       groups = groups.concat(pageGroups(index, result, units, lang !== self.lang ? OTHER_LABEL[self.lang] : null, limit - groups.length));
     });
     return groups;
   };
 
   function pageOf(location) { return location.split("#")[0]; }
+
+  /* The groups of a new answer to the query already answered with `shown` (more of the index arrived in
+   * between): the groups on screen keep their places, with what the new answer says of them (or as they
+   * were, when it no longer has them), and the new answer's other groups follow in its order. Reordering
+   * under the reader's eyes while they read or reach for a result would be worse than a ranking that
+   * waits for their next key. */
+  function keepShownOrder(shown, groups) {
+    var fresh = Object.create(null), placed = Object.create(null), out = [];
+    groups.forEach(function (g) { fresh[pageOf(g[0].location)] = g; });
+    shown.forEach(function (g) {
+      var page = pageOf(g[0].location);
+      if (placed[page]) return;
+      placed[page] = true;
+      out.push(fresh[page] || g);
+    });
+    groups.forEach(function (g) { if (!placed[pageOf(g[0].location)]) out.push(g); });
+    return out.slice(0, Math.max(shown.length, MAX_GROUPS));
+  }
 
   /* Material's groups: a page's entry first (even when only its sections matched), then its sections. */
   function pageGroups(index, result, units, otherLabel, limit) {
@@ -470,8 +557,15 @@
       var hits = byPage[page], own = index.pageDocs[page];
       var pageHit = hits.filter(function (h) { return h.index === own; })[0];
       if (!pageHit && own !== undefined) pageHit = { index: own, score: 0, coverage: 0, matched: Object.create(null) };
-      if (pageHit) hits = [pageHit].concat(hits.filter(function (h) { return h !== pageHit; }));
-      return hits.slice(0, MAX_GROUP_ITEMS).map(function (h) { return item(index, h, units, result.marks, markers, otherLabel, own); });
+      hits = hits.filter(function (h) { return h !== pageHit; });
+      var answer = result.answering ? hits.filter(function (h) { return index.docs[h.index][4] & result.answering; })[0] : null;
+      if (answer) hits = [answer].concat(hits.filter(function (h) { return h !== answer; }));
+      if (pageHit) hits = [pageHit].concat(hits);
+      var items = hits.slice(0, MAX_GROUP_ITEMS).map(function (h) { return item(index, h, units, result.marks, markers, otherLabel, own); });
+      // Material folds the sections scored below the group's first entry (the page's) under "more on this
+      // page": the section that answers the question must stay in view.
+      if (answer && pageHit && items[1].score < items[0].score) items[0].score = items[1].score;
+      return items;
     });
   }
 
@@ -502,52 +596,72 @@
     return entry;
   }
 
-  var api = { Engine: Engine, Index: Index, queryUnits: queryUnits, stem: stem, normalize: normalize, oneEditApart: oneEditApart };
+  var api = {
+    Engine: Engine, Index: Index, queryUnits: queryUnits, stem: stem, normalize: normalize, oneEditApart: oneEditApart,
+    keepShownOrder: keepShownOrder, answeringFlags: answeringFlags
+  };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.TimelineSearch = api;
 
-  /* Worker side: Material's protocol (SETUP 0 -> READY 1, QUERY 2 -> RESULT 3), and "open" from our search
-   * box layer when the reader opens search. root.SEARCH_LANG and
-   * root.SEARCH_INDEX ({lang: URL relative to this script}) come from the worker file the build writes
-   * (overrides/hooks/search_worker.py). Hosted, an index is JSON, fetched; in the offline copy (file://,
-   * where this runs in an iframe through the iframe-worker shim and cannot fetch) it is a script. */
+  /* Worker side: Material's protocol (SETUP 0 -> READY 1, QUERY 2 -> RESULT 3), "open" from our search box
+   * layer when the reader opens search, and {type: "loaded", data: {lang, part}} to it each time a part of
+   * an index has been added (the box layer records them on the page: tests and the benchmark wait for the
+   * full text; Material ignores message types it does not know). root.SEARCH_LANG and root.SEARCH_INDEX
+   * ({lang: {head: URL, text: URL}}, relative to this script) come from the worker file the build writes
+   * (overrides/hooks/search_worker.py). Hosted, a part is JSON, fetched; in the offline copy (file://,
+   * where this runs in an iframe through the iframe-worker shim and cannot fetch) it is a script that
+   * registers itself as TIMELINE_SEARCH_INDEX["zh"] or ["zh.text"].
+   *
+   * Order: the reader's language's first part, its text, then (after the first answer, and a pause for
+   * the page to render it) the other language's. Each arrival answers the latest query again; an answer
+   * to the query already on screen keeps the groups shown in their places (keepShownOrder). */
   var SCRIPT_URL = (root.document && root.document.currentScript && root.document.currentScript.src) || (root.location && root.location.href);
   if (typeof root.addEventListener === "function" && typeof root.document === "undefined" || root.TIMELINE_SEARCH_WORKER) {
-    var engine = new Engine(root.SEARCH_LANG), latest = "", loads = {}, loading = null;
+    var engine = new Engine(root.SEARCH_LANG), latest = "", shown = null, loads = {}, loading = null;
     var own = root.SEARCH_LANG, other = own === "zh" ? "en" : "zh";
-    var reply = function () { root.postMessage({ type: 3, data: { items: latest.trim() ? engine.search(latest) : [] } }); };
-    var fetchIndex = function (lang) {
-      var href = new URL(root.SEARCH_INDEX[lang], SCRIPT_URL).href;
+    var reply = function () {
+      var groups = latest.trim() ? engine.search(latest) : [];
+      if (shown && shown.query === latest) groups = keepShownOrder(shown.groups, groups);
+      shown = { query: latest, groups: groups };
+      root.postMessage({ type: 3, data: { items: groups } });
+    };
+    var fetchPart = function (lang, part) {
+      var href = new URL(root.SEARCH_INDEX[lang][part], SCRIPT_URL).href;
       if (/\.js$/.test(href)) {
         // A real worker's importScripts is synchronous; the shim's returns a promise.
         return new Promise(function (resolve) { resolve(root.importScripts(href)); })
-          .then(function () { return root.TIMELINE_SEARCH_INDEX[lang]; });
+          .then(function () { return root.TIMELINE_SEARCH_INDEX[part === "head" ? lang : lang + "." + part]; });
       }
       return fetch(href).then(function (response) {
         if (!response.ok) throw new Error(response.status + " " + response.url);
         return response.json();
       });
     };
-    var load = function (lang) {
-      if (!loads[lang]) {
-        loads[lang] = fetchIndex(lang).then(function (data) { engine.add(data); }, function (error) {
-          loads[lang] = null;  // the next query tries again
+    // One part, once (a failure is tried again by the next query); on arrival the latest query is answered
+    // again with what it adds.
+    var load = function (lang, part) {
+      var key = lang + "." + part;
+      if (!loads[key]) {
+        loads[key] = (part === "text" ? load(lang, "head") : Promise.resolve()).then(function () { return fetchPart(lang, part); }).then(function (data) {
+          engine.add(data);
+          root.postMessage({ type: "loaded", data: { lang: lang, part: part } });
+          if (latest.trim()) reply();
+        }, function (error) {
+          loads[key] = null;
           throw error;
         });
       }
-      return loads[lang];
+      return loads[key];
     };
-    // The reader's language answers first; the other language's pages are added to the same answer later.
-    var loadBoth = function () {
-      var answered = engine.has(own);  // then the query has had its answer already
-      return load(own).then(function () {
-        if (!answered) reply();
+    // The reader's language: its first part answers, its text follows at once.
+    var loadOwn = function () { return load(own, "head").then(function () { return load(own, "text"); }); };
+    var loadAll = function () {
+      return load(own, "head").then(function () {
+        var text = load(own, "text");
         // Not while the page renders the first results: their time is the reader's.
-        return new Promise(function (resolve) { root.setTimeout(resolve, OTHER_LANGUAGE_DELAY); });
-      }).then(function () { return load(other); }).then(function () {
-        if (latest.trim()) reply();
-      }).catch(function (error) {
-        root.postMessage({ type: 3, data: { items: [] } });
+        return text.then(function () { return new Promise(function (resolve) { root.setTimeout(resolve, OTHER_LANGUAGE_DELAY); }); });
+      }).then(function () { return load(other, "text"); }).catch(function (error) {
+        if (!engine.has(own)) root.postMessage({ type: 3, data: { items: [] } });  // no answer to wait for
         throw error;
       });
     };
@@ -557,14 +671,14 @@
         root.postMessage({ type: 1 });
       } else if (message.type === "open") {
         // The reader opened search (docs/assets/javascripts/search/box.js): load while they type.
-        load(own).catch(function () {});  // a failure shows when the first query asks again
+        loadOwn().catch(function () {});  // a failure shows when the first query asks again
       } else if (message.type === 2) {
         latest = String(message.data);
         if (engine.has(own)) reply();
         // Material sends the (empty) box's value on every page load: no reason to load anything yet.
         else if (!latest.trim()) reply();
-        if (latest.trim() && !loading && !(engine.has(own) && engine.has(other))) {
-          loading = loadBoth().then(function () { loading = null; }, function (error) { loading = null; throw error; });
+        if (latest.trim() && !loading && !(engine.complete(own) && engine.complete(other))) {
+          loading = loadAll().then(function () { loading = null; }, function (error) { loading = null; throw error; });
         }
       }
     });
