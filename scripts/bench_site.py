@@ -379,7 +379,8 @@ def _index_docs(data) -> tuple[dict | None, list[dict]]:
 def index_sizes(site_dir: Path) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
     """Each language's share of the search index, raw and gzipped, summed over search/search_index.json
     and any other search/*.json (a lazily loaded full index included); and each file's own raw/gz size.
-    A doc is English when its location starts with `en/`; search/index.<lang>.json belongs to <lang> whole."""
+    A doc is English when its location starts with `en/`; search/index.<lang>.json and its full-text part
+    search/index.<lang>.text.json belong to <lang> whole."""
     search_dir = Path(site_dir) / "search"
     names = sorted(p.name for p in search_dir.glob("*.json"))
     if "search_index.json" in names:
@@ -390,8 +391,8 @@ def index_sizes(site_dir: Path) -> tuple[dict[str, tuple[int, int]], dict[str, t
     for name in names:
         raw_bytes = (search_dir / name).read_bytes()
         per_file[f"search/{name}"] = (len(raw_bytes), gzip_size(raw_bytes))
-        own = re.fullmatch(r"index\.(zh|en)\.json", name)
-        if own:  # one language's whole index (scripts/search_index.py): documents and postings
+        own = re.fullmatch(r"index\.(zh|en)(\.text)?\.json", name)
+        if own:  # one language's index (scripts/search_index.py): its first part and its full-text part
             per_lang[own.group(1)][0] += len(raw_bytes)
             per_lang[own.group(1)][1] += gzip_size(raw_bytes)
             continue
