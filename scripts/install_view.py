@@ -47,6 +47,7 @@ UI = {
         "sep": "、",
         "verdict": "从 PyPI 安装 PyTorch {patch}：",
         "verdict_builds": "在 {main} 上装到的是 {build}；{others}。",
+        "verdict_build_only": "在 {main} 上装到的是 {build}。",
         "verdict_python": "这条命令在 {system} 上可用的 Python（PyPI 上每个包都有 wheel）：{python}。",
         "verdict_narrower": "torch 本身还有 Python {python} 的 wheel，但 {libs} 没有，所以在这些版本上这条命令会失败。",
         "build_cuda": "CUDA {cuda} 构建",
@@ -116,6 +117,7 @@ UI = {
         "sep": ", ",
         "verdict": "PyTorch {patch} from PyPI:",
         "verdict_builds": "On {main} it installs the {build}; {others}.",
+        "verdict_build_only": "On {main} it installs the {build}.",
         "verdict_python": "Python versions this command works on, {system} (PyPI has a wheel of every package): {python}.",
         "verdict_narrower": " torch itself also has Python {python} wheels, but {libs} do not, so the command fails there.",
         "build_cuda": "CUDA {cuda} build",
@@ -319,7 +321,7 @@ def conda_options(release: Release, p: Pins) -> list[Option]:
 
 
 def pypi_systems(release: Release, evidence: dict | None, patch: str) -> tuple[str, ...]:
-    """The systems PyPI has torch wheels of `patch` for (all five named ones where the evidence says nothing)."""
+    """The systems PyPI has torch wheels of `patch` for (none where the evidence says nothing of it)."""
     wheels = (evidence or {}).get("torch", {}).get(patch, {}).get("wheels")
     if wheels is None:
         return ()
@@ -450,6 +452,8 @@ def verdict_html(release: Release, p: Pins, evidence: dict | None, lang: str) ->
 
         lacking = [f"{lib} {pin.version}" for lib, pin in (("torchvision", p.vision), ("torchaudio", p.audio)) if lacks(lib, pin)]
         narrower = t["verdict_narrower"].format(python=python_summary(torch_only), libs=t["sep"].join(lacking))
+    main_words = {"main": SYSTEM_NAMES[main][lang], "build": build_words(builds.get(main), lang)}
+    builds_sentence = t["verdict_builds"].format(others=other_words, **main_words) if others else t["verdict_build_only"].format(**main_words)
     lines = [
         f'<div class="install-verdict" id="install-verdict" data-python="{esc(" ".join(usable))}" data-platform="{esc(main)}">',
         f'<p><strong>{esc(t["verdict"].format(patch=p.patch))}</strong></p>',
@@ -458,7 +462,7 @@ def verdict_html(release: Release, p: Pins, evidence: dict | None, lang: str) ->
         plain_command(p),
         "```",
         "",
-        f'<p>{esc(t["verdict_builds"].format(main=SYSTEM_NAMES[main][lang], build=build_words(builds.get(main), lang), others=other_words) if others else t["verdict_builds"].split("；")[0].split(";")[0].format(main=SYSTEM_NAMES[main][lang], build=build_words(builds.get(main), lang)) + ("。" if lang == "zh" else "."))} '
+        f'<p>{esc(builds_sentence)} '
         f'{esc(t["verdict_python"].format(system=SYSTEM_NAMES[main][lang], python=python_summary(usable)))}{esc(narrower)}</p>',
         "</div>",
     ]
@@ -493,13 +497,11 @@ def picker(release: Release, p: Pins, options: list[Option], evidence: dict | No
     builds = pypi_builds(release, evidence, p.patch)
     # Both managers always: choosing conda on a release without it says why (the channel stopped after 2.5).
     managers = ["pip", "conda"]
-    computes: list[tuple[str, bool]] = []
+    # Every compute platform any command has, in the commands' order, "PyPI default" first even where PyPI has none.
+    computes: dict[str, bool] = {"default": False}
     for option in options:
-        if (option.compute, option.experimental) not in computes and option.compute not in [c for c, _ in computes]:
-            computes.append((option.compute, option.experimental))
-    if not any(c == "default" for c, _ in computes):
-        computes.insert(0, ("default", False))
-    systems = [s for s in PLATFORMS]
+        computes.setdefault(option.compute, option.experimental)
+    systems = list(PLATFORMS)
     name = f"install-{release.version.replace('.', '-')}"
     # `markdown` on every level: md_in_html parses the fenced commands inside (Material gives them a copy button)
     # and drops the attribute; one level without it would leave the raw attribute in the page.
@@ -509,7 +511,7 @@ def picker(release: Release, p: Pins, options: list[Option], evidence: dict | No
     for group, legend, values in (
         ("os", t["picker_legend_os"], [(s, SYSTEM_NAMES[s][lang]) for s in systems]),
         ("pm", t["picker_legend_pm"], [(m, m) for m in managers]),
-        ("compute", t["picker_legend_compute"], [(c, compute_label(c, lang, e)) for c, e in computes]),
+        ("compute", t["picker_legend_compute"], [(c, compute_label(c, lang, e)) for c, e in computes.items()]),
     ):
         out.append(f'<fieldset class="install-group" data-group="{group}"><legend>{esc(legend)}</legend>')
         for value, label in values:

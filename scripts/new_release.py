@@ -112,16 +112,6 @@ def _pythons(values) -> tuple[str, ...]:
     return tuple(sorted((v for v in values if v not in ("py2", "py3")), key=python_key))
 
 
-def _newest_line(versions: list[str]) -> list[str]:
-    """The releases of the newest minor line among `versions` (newest first). An old floor is a missing upper
-    bound, not a statement about a torch that did not exist yet: torchvision 0.3.0 declares torch>=1.1.0, which
-    admits 2.15.0 too; the line built against the torch before it (0.29.x: torch>=2.14.0) is what accepts it."""
-    if not versions:
-        return []
-    line = version_key(versions[0])[:2]
-    return [v for v in versions if version_key(v)[:2] == line]
-
-
 def registry_facts(version: str, evidence: dict) -> RegistryFacts:
     """The registry facts of minor release `version` (e.g. "2.15") from the evidence file's content."""
     from scripts.verdicts import accepting_libraries  # the one rule for "this library release accepts that torch"
@@ -140,7 +130,7 @@ def registry_facts(version: str, evidence: dict) -> RegistryFacts:
         facts.other_platforms[patch] = {p: v for p, v in wheels.items() if p != MAIN_PLATFORM and v and v != facts.python[patch]}
         facts.cuda[patch] = torch[patch].get("cuda", {}).get(MAIN_PLATFORM)
     for name in LIBRARIES:
-        facts.libraries[name] = {patch: _newest_line(accepting_libraries(evidence, name, patch)) for patch in patches}
+        facts.libraries[name] = {patch: accepting_libraries(evidence, name, patch) for patch in patches}  # newest line only
         accepted = {v for versions in facts.libraries[name].values() for v in versions}
         facts.requires[name] = {v: list(evidence[name][v].get("requires", [])) for v in accepted}
     unknown = sorted({v for vs in facts.python.values() for v in vs if v not in PYTHON_VERSIONS} | {c for c in facts.cuda.values() if c and c not in CUDA_VERSIONS})

@@ -159,7 +159,8 @@ def library_pin(release, evidence: dict | None, name: str, patch: str, channel: 
 def accepting_libraries(evidence: dict | None, name: str, torch_version: str) -> list[str]:
     """The non-yanked releases of the newest minor line of a library whose Requires-Dist admits `torch_version`:
     what a provisional release can be paired with from registry facts alone (newest first). Older lines that
-    merely declare a floor (torchvision 0.3.0: torch>=1.1.0) are not pairings."""
+    merely declare a floor (torchvision 0.3.0: torch>=1.1.0, a missing upper bound rather than a statement about a
+    torch that did not exist yet) are not pairings."""
     out = []
     for version, record in (evidence or {}).get(name, {}).items():
         if record.get("yanked") or not record.get("requires"):
