@@ -293,5 +293,27 @@ def write_evidence(path: Path, evidence: dict) -> None:
     path.write_text(json.dumps(evidence, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+class EvidenceError(ValueError):
+    """The evidence file does not parse or lacks what every reader of it needs; the message names file:line."""
+
+
 def load_evidence(path: Path) -> dict:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    from scripts.frontmatter import shown_path
+
+    path = Path(path)
+    try:
+        evidence = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise EvidenceError(f"{shown_path(path)}:{exc.lineno}: not valid JSON ({exc.msg}); refetch it with `python -m scripts.verify_compat --fetch`") from None
+    except UnicodeDecodeError:
+        raise EvidenceError(f"{shown_path(path)}:1: not UTF-8 text") from None
+    if not isinstance(evidence, dict) or not isinstance(evidence.get("checked"), str) or not all(isinstance(evidence.get(p), dict) for p in PACKAGES):
+        raise EvidenceError(f"{shown_path(path)}:1: an evidence file is an object with 'checked' and a record per package ({', '.join(PACKAGES)})")
+    return evidence
+
+
+def evidence_of(docs_dir) -> dict | None:
+    """The committed evidence of a docs folder (docs/.pypi-evidence.json), or None where there is none. The build's
+    hooks all read it through here; validate_releases turns an EvidenceError into a file:line build error."""
+    path = Path(docs_dir) / EVIDENCE_FILE
+    return load_evidence(path) if path.is_file() else None

@@ -455,3 +455,17 @@ def test_code_points_xml_cannot_carry_are_refused_at_their_line(fixture_project,
     """Every front matter text reaches the RSS feed; one such code point makes it no longer XML."""
     _edit(fixture_project, RELEASE_16, old, new)
     refused(fixture_project, expected)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('{"checked": "2026-11-26",\n "torch": {oops}\n}\n', "docs/.pypi-evidence.json:2: not valid JSON"),
+        ('["not", "an", "object"]\n', "docs/.pypi-evidence.json:1: an evidence file is an object"),
+    ],
+)
+def test_a_broken_registry_evidence_file_stops_the_build_with_its_file_and_line(fixture_project, tmp_path, text, expected):
+    (fixture_project / "docs" / ".pypi-evidence.json").write_text(text, encoding="utf-8")
+    result = mkdocs_build(fixture_project, tmp_path / "site")
+    assert result.returncode != 0
+    assert expected in result.stdout + result.stderr

@@ -19,7 +19,7 @@ from mkdocs.utils import get_relative_url  # noqa: E402
 from scripts.releases import AREAS, cached_catalog, language_of, page_file_name  # noqa: E402
 from scripts.compat_views import compat_matrix  # noqa: E402
 from scripts.support_view import support_timeline  # noqa: E402
-from scripts.verify_compat import EVIDENCE_FILE, load_evidence  # noqa: E402
+from scripts.registry import evidence_of  # noqa: E402
 from scripts.views import compare, lifecycle, topic  # noqa: E402
 
 TOPIC_MARKER = re.compile(r"<!-- topic: ([^>]+?) -->")
@@ -29,8 +29,7 @@ MARKERS = ("<!-- lifecycle -->", "<!-- compare -->", "<!-- compatibility -->", "
 
 def _evidence(config):
     """The PyPI evidence file (docs/.pypi-evidence.json), or None when there is none."""
-    path = Path(config.docs_dir) / EVIDENCE_FILE
-    return load_evidence(path) if path.is_file() else None
+    return evidence_of(config.docs_dir)
 
 
 def _href_factory(page, files):

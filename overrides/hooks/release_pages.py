@@ -15,7 +15,7 @@ from mkdocs.utils import get_relative_url  # noqa: E402
 from scripts.history import status_today  # noqa: E402
 from scripts.releases import DEFAULT_LANGUAGE, RELEASES_DIR, cached_catalog, language_of  # noqa: E402
 from scripts.install_view import install_section, quick_facts  # noqa: E402
-from scripts.registry import EVIDENCE_FILE, load_evidence  # noqa: E402
+from scripts.registry import evidence_of  # noqa: E402
 from scripts.compat_views import matrix_row_id  # noqa: E402
 from scripts.render import changes_section, release_footer, release_header  # noqa: E402
 from scripts.snippets.badges import badge_for  # noqa: E402
@@ -29,8 +29,7 @@ def on_config(config):
     # The snippet badges hook has already refused a status file that does not parse.
     global _status_entries, _evidence
     _status_entries = load_status(Path(config.docs_dir) / DEFAULT_STATUS_FILE).get("snippets", {})
-    evidence_path = Path(config.docs_dir) / EVIDENCE_FILE
-    _evidence = load_evidence(evidence_path) if evidence_path.is_file() else None
+    _evidence = evidence_of(config.docs_dir)
     return config
 
 

@@ -7,7 +7,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from scripts.releases import cached_catalog, language_of  # noqa: E402
 from scripts.render import esc, timeline  # noqa: E402
-from scripts.verify_compat import EVIDENCE_FILE, load_evidence, pending_release  # noqa: E402
+from scripts.registry import evidence_of  # noqa: E402
+from scripts.verify_compat import pending_release  # noqa: E402
 
 PENDING = {
     "zh": "PyPI 上已有 PyTorch {version}（{uploaded} 首次上传，{checked} 核对），但这里还没有它的官方发布文章，所以暂不收录。",
@@ -17,10 +18,9 @@ PENDING = {
 
 def _pending(config, catalog, lang):
     """A line about a release PyPI lists but the site has no page for (from docs/.pypi-evidence.json)."""
-    path = Path(config.docs_dir) / EVIDENCE_FILE
-    if not path.is_file():
+    evidence = evidence_of(config.docs_dir)
+    if evidence is None:
         return None
-    evidence = load_evidence(path)
     found = pending_release(catalog, evidence)
     if not found:
         return None

@@ -15,6 +15,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 
 from scripts.pages import check_site_pages  # noqa: E402
+from scripts.registry import EvidenceError, evidence_of  # noqa: E402
 from scripts.releases import ReleaseDataError, cached_catalog  # noqa: E402
 
 
@@ -25,6 +26,10 @@ def on_config(config):
         cached_catalog(config.docs_dir)
     except ReleaseDataError as exc:
         problems = problems + exc.problems
+    try:
+        evidence_of(config.docs_dir)  # the registry evidence every compatibility view reads
+    except EvidenceError as exc:
+        raise PluginError(f"{exc}\nthe site was not built.") from None
     if problems:
         error = ReleaseDataError(problems)
         raise PluginError(f"{error}\n{len(error.problems)} problem(s) in the pages; the site was not built.")
