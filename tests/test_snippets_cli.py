@@ -67,6 +67,8 @@ def test_good_site_passes_and_writes_a_reproducible_status_file(site):
     assert result.returncode == 0, result.stdout + result.stderr
     assert summary(result.stdout) == (6, 0, 2)
     assert "docs/releases/9.9.md:36: python: needs CUDA" in result.stdout
+    # The en page's group is the zh page's code but for comments: it runs once, in one page sandbox.
+    assert "in 1 worker(s)" in result.stdout and "2 block(s) judged on the run of the same code on another page" in result.stdout
     status_file = site / "docs" / ".snippet-status.json"
     status = json.loads(status_file.read_text(encoding="utf-8"))
     entry = status["snippets"]["releases/9.9.en#02"]

@@ -9,7 +9,10 @@
 Problems of steps 1-2 are reported before anything runs (`on_phase` is called after each step).
 Steps 4 and 5 share one thread pool of `jobs` workers: g++ translation units (one per distinct page
 code, so a zh/en pair compiles once) and one sandbox per page, whose supervisor imports torch once and
-forks a fresh process for each block (`run.run_page`).
+forks a fresh process for each block (`run.run_page`). A unit (a block, or a group's blocks) that is the same
+as one on an earlier page but for comments (most of a release's zh and en pages) runs once: the later
+page's blocks are judged on the replies the earlier run got (`run.share_unit`), unless that run failed,
+in which case the unit runs on its own page too.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from scripts.snippets.extract import extract_site
 from scripts.snippets.model import Diagnostic, Page, Snippet
 from scripts.snippets.parity import full_width_problems, pair_pages, parity_problems
 from scripts.snippets.parse import check_syntax
-from scripts.snippets.run import DEFAULT_TIMEOUT, run_page
+from scripts.snippets.run import DEFAULT_TIMEOUT, PageRun, run_page, share_unit, unit_key, units_of
 from scripts.snippets.sandbox import check_available
 
 __all__ = ["CheckOptions", "Report", "SnippetResult", "attach", "check_site", "status_entries"]
@@ -172,7 +175,19 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
         for page, group in by_page_cpp.items():
             same_code.setdefault(page_key(group), []).append((page, group))
         cpp_futures = {key: pool.submit(compile_record, pages_[0][1], options.cache_dir) for key, pages_ in same_code.items()}
-        run_futures = {page: pool.submit(run_page, group, timeout=options.timeout, deadline=deadline) for page, group in by_page_run.items()}
+        # Each distinct unit runs on the first page that has it; the same unit elsewhere borrows its result.
+        owner: dict[str, tuple[str, list[Snippet]]] = {}
+        own: dict[str, list[Snippet]] = {}
+        borrowed: dict[str, list[tuple[list[Snippet], str, list[Snippet]]]] = {}
+        for page, group in by_page_run.items():
+            for blocks in units_of(group):
+                key = unit_key(blocks)
+                if key in owner:
+                    borrowed.setdefault(page, []).append((blocks, *owner[key]))
+                else:
+                    owner[key] = (page, blocks)
+                    own.setdefault(page, []).extend(blocks)
+        run_futures = {page: pool.submit(run_page, group, timeout=options.timeout, deadline=deadline) for page, group in own.items()}
         for key, future in cpp_futures.items():
             record, cached, seconds = future.result()
             for n, (page, group) in enumerate(same_code[key]):
@@ -182,6 +197,19 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
                 compile_results[page] = result
         for page, future in run_futures.items():
             run_results[page] = future.result()
+        unshared: dict[str, list[Snippet]] = {}
+        for page, units in borrowed.items():
+            result = run_results.setdefault(page, PageRun(page=page))
+            for blocks, owner_page, owner_blocks in units:
+                outcomes = share_unit(blocks, owner_blocks, run_results[owner_page])
+                if outcomes is None:
+                    unshared.setdefault(page, []).extend(blocks)
+                else:
+                    result.outcomes.update(outcomes)
+                    result.shared += len(outcomes)
+        reruns = {page: pool.submit(run_page, blocks, timeout=options.timeout, deadline=deadline) for page, blocks in unshared.items()}
+        for page, future in reruns.items():
+            run_results[page].merge(future.result())
     timings["parallel wall"] = time.monotonic() - t
     timings["torch runs"] = sum(r.seconds for r in run_results.values())
     timings["torch imports"] = sum(r.import_seconds for r in run_results.values())
@@ -190,7 +218,8 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
     timings["g++ compiled"] = sum(1 for r in compile_results.values() if not r.cached)
     timings["g++ cached"] = sum(1 for r in compile_results.values() if r.cached and not r.shared)
     timings["g++ shared"] = sum(1 for r in compile_results.values() if r.shared)
-    timings["worker pages"] = len(run_results)
+    timings["worker pages"] = len(run_futures) + len(reruns)
+    timings["shared blocks"] = sum(r.shared for r in run_results.values())
 
     run_diags = [d for r in run_results.values() for o in r.outcomes.values() for d in o.problems]
     phase("run", run_diags)

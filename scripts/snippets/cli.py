@@ -149,7 +149,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     print(
         f"time: {t['total']:.1f} s total; extract+parse {t['extract+parse']:.1f} s; "
         + (f"names {t['names']:.1f} s; " if "names" in t else "")
-        + f"torch {t['torch runs']:.1f} s in {int(t['worker pages'])} worker(s) (imports {t['torch imports']:.1f} s); "
+        + f"torch {t['torch runs']:.1f} s in {int(t['worker pages'])} worker(s) (imports {t['torch imports']:.1f} s), "
+        + f"{int(t.get('shared blocks', 0))} block(s) judged on the run of the same code on another page; "
         + f"g++ {t['g++']:.1f} s for {int(t['g++ TUs'])} page(s) ({int(t['g++ compiled'])} compiled, {int(t['g++ cached'])} cached, {int(t['g++ shared'])} same code as their other language); "
         + f"runs and compiles {t['parallel wall']:.1f} s wall on {options.jobs} job(s)"
     )

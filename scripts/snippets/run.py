@@ -31,7 +31,7 @@ from scripts.snippets.outputcheck import explain, output_matches
 from scripts.snippets.parse import pycon_examples
 from scripts.snippets.sandbox import check_available, python_paths, sandbox_command, sandbox_uid
 
-__all__ = ["DEFAULT_TIMEOUT", "RunOutcome", "PageRun", "run_page"]
+__all__ = ["DEFAULT_TIMEOUT", "RunOutcome", "PageRun", "run_page", "share_unit", "unit_key", "units_of"]
 
 DEFAULT_TIMEOUT = 120  # seconds per snippet (torch.compile on CPU compiles C++ the first time)
 STARTUP_TIMEOUT = 180
@@ -58,6 +58,17 @@ class PageRun:
     torch_version: str | None = None
     seconds: float = 0.0
     import_seconds: float = 0.0
+    replies: dict[str, dict] = field(default_factory=dict)  # the supervisor's reply per block, for `share_unit`
+    shared: int = 0  # blocks whose results were read from the same unit's run on another page (`share_unit`)
+
+    def merge(self, other: "PageRun") -> None:
+        """Add another run of the same page (its other blocks) to this one."""
+        self.outcomes.update(other.outcomes)
+        self.replies.update(other.replies)
+        self.torch_version = self.torch_version or other.torch_version
+        self.seconds += other.seconds
+        self.import_seconds += other.import_seconds
+        self.shared += other.shared
 
 
 def _worker_env() -> dict:
@@ -299,6 +310,49 @@ def _interpret_result(snippet: Snippet, reply: dict, examples: list[doctest.Exam
     return outcome
 
 
+def units_of(snippets: list[Snippet]) -> list[list[Snippet]]:
+    """A page's units (see `_units`), each as its blocks in run order."""
+    units: dict[str, list[Snippet]] = {}
+    for unit, s in _units(snippets):
+        units.setdefault(unit, []).append(s)
+    return list(units.values())
+
+
+def unit_key(blocks: list[Snippet]) -> str:
+    """What running a unit depends on: per block its language, directives and code without comments (line
+    structure kept, so errors and warnings point at the same code lines), and for pycon the output the page
+    shows. A unit runs in a fresh process forked from a supervisor that has only imported torch, so two
+    units with one key behave alike on any page. A release's zh and en pages differ mostly in comments:
+    most of their units share a key, and run once (`share_unit`)."""
+    from scripts.snippets.parity import strip_comments
+
+    return json.dumps(
+        [[s.lang, s.directives, [line.rstrip() for line in strip_comments(s.lang, s.code)]] for s in blocks],
+        sort_keys=True,
+        ensure_ascii=False,
+    )
+
+
+def share_unit(blocks: list[Snippet], owner_blocks: list[Snippet], owner_run: PageRun) -> dict[str, RunOutcome] | None:
+    """The outcomes of `blocks` read from the run of `owner_blocks` (the same `unit_key`, on another page):
+    each block gets the reply its counterpart got, judged afresh against its own code and page (deprecations
+    are matched to its code, lines to its page). None when a counterpart failed or got no reply, or a block
+    would fail: the unit then runs on its own page, so a failure is always reported from its own run."""
+    if len(blocks) != len(owner_blocks) or unit_key(blocks) != unit_key(owner_blocks):
+        return None
+    outcomes = {}
+    for mine, theirs in zip(blocks, owner_blocks):
+        reply = owner_run.replies.get(theirs.id)
+        if reply is None or owner_run.outcomes[theirs.id].status == "failed":
+            return None
+        outcome = _interpret(mine, reply, pycon_examples(mine.code) if mine.lang == "pycon" else [])
+        if outcome.status == "failed":
+            return None
+        outcome.seconds = 0.0
+        outcomes[mine.id] = outcome
+    return outcomes
+
+
 def _units(snippets: list[Snippet]) -> list[tuple[str, Snippet]]:
     """(unit, snippet) in run order. A unit is one block, or the blocks of one group (they share a process
     and a namespace); units share nothing, so a group's blocks run one after the other, where its first
@@ -358,6 +412,7 @@ def run_page(
             elif reply.get("died") is not None:
                 fail(snippet, f"running it killed the worker ({_last_lines(str(reply['died'])) or 'no message'})", seconds=reply.get("seconds", 0.0))
             else:
+                result.replies[snippet.id] = reply
                 result.outcomes[snippet.id] = _interpret(snippet, reply, examples)
     finally:
         if sandbox is not None:
