@@ -16,8 +16,10 @@ Parts (each can be run alone with --only):
               the network is idle; every response mapped back to its file in the site dir and gzipped (level
               6): total, search index share (anything under search/) and the rest. Target: <= 120 KB gz.
               Also the search index per language (search/search_index.json plus any other search/*.json).
-  lighthouse  Lighthouse (node_modules/.bin/lighthouse, `npm ci`) on the same four pages, desktop and mobile:
-              the four category scores and, under the table, every failing audit.
+  lighthouse  Lighthouse (node_modules/.bin/lighthouse, `npm ci`) on every page type in both languages on
+              mobile (home, a release page, the longest release page, lifecycle, upgrade, matrix, support, a
+              topic), and home and the release page on desktop: the four category scores, the performance
+              metrics, and under the table every failing audit. Target: performance >= 95 on mobile.
 
 Progress goes to stderr; stdout gets a short header (machine, versions) and one markdown table to paste
 into an issue note. Needs Debian's chromium and the test extra (playwright) for bytes and lighthouse.
@@ -346,6 +348,31 @@ def page_urls(release: str) -> dict[tuple[str, str], str]:
     return {(page, lang): prefix + path for page, path in (("home", ""), ("release", f"releases/{release}/")) for lang, prefix in LANG_PREFIX.items()}
 
 
+def longest_release(site_dir: Path) -> str | None:
+    """The release whose built (default-language) page is the largest: the heaviest page a reader opens."""
+    pages = [(p.stat().st_size, p.parent.name) for p in (site_dir / "releases").glob("*/index.html")]
+    return max(pages)[1] if pages else None
+
+
+def lighthouse_urls(site_dir: Path, release: str) -> dict[tuple[str, str, str], str]:
+    """(page type, lang, form factor) -> site-relative URL: every page type on mobile in both languages, and
+    the pages measured for bytes on desktop too."""
+    types = {"home": "", "release": f"releases/{release}/"}
+    longest = longest_release(site_dir)
+    if longest and longest != release:
+        types[f"release {longest} (longest)"] = f"releases/{longest}/"
+    types.update({"lifecycle": "lifecycle/", "upgrade": "compare/", "matrix": "compatibility/", "support": "support/", "topic": "topics/distributed/"})
+    urls = {}
+    for page, path in types.items():
+        if not (site_dir / path / "index.html").is_file():
+            continue
+        for lang, prefix in LANG_PREFIX.items():
+            urls[(page, lang, "mobile")] = prefix + path
+            if page in ("home", "release"):
+                urls[(page, lang, "desktop")] = prefix + path
+    return urls
+
+
 def measure_page_weights(site_dir: Path, release: str) -> dict[tuple[str, str], PageWeight]:
     """Load each page in a fresh Chromium, wait for network idle, and account every response."""
     _test_harness()
@@ -473,7 +500,16 @@ def run_lighthouse(url: str, form_factor: str, out_dir: Path) -> dict:
     if report.get("runtimeError"):
         raise RuntimeError(f"lighthouse runtime error on {url}: {report['runtimeError']}")
     scores = {c: report["categories"][c]["score"] for c in LIGHTHOUSE_CATEGORIES if c in report.get("categories", {})}
-    return {"scores": scores, "failing": failing_audits(report)}
+    return {"scores": scores, "failing": failing_audits(report), "metrics": performance_metrics(report)}
+
+
+METRICS = {"first-contentful-paint": "FCP", "largest-contentful-paint": "LCP", "total-blocking-time": "TBT", "cumulative-layout-shift": "CLS", "dom-size": "DOM"}
+
+
+def performance_metrics(report: dict) -> str:
+    """The metrics behind the performance score, as Lighthouse prints them (FCP 1.4 s · TBT 150 ms · …)."""
+    audits = report.get("audits", {})
+    return " · ".join(f"{short} {audits[key].get('displayValue', '—')}" for key, short in METRICS.items() if key in audits)
 
 
 def bench_lighthouse(site_dir: Path, release: str, work: Path) -> dict[tuple[str, str, str], dict]:
@@ -483,14 +519,13 @@ def bench_lighthouse(site_dir: Path, release: str, work: Path) -> dict[tuple[str
     results = {}
     # gzip and cache headers like GitHub Pages: Lighthouse should score the site, not http.server.
     with serve_directory(site_dir, like_a_web_host=True) as base:
-        for (page, lang), rel_url in page_urls(release).items():
-            for form_factor in ("desktop", "mobile"):
-                try:
-                    results[(page, lang, form_factor)] = run_lighthouse(base + rel_url, form_factor, work)
-                except (RuntimeError, subprocess.TimeoutExpired) as exc:
-                    results[(page, lang, form_factor)] = {"error": str(exc).splitlines()[0]}
-                r = results[(page, lang, form_factor)]
-                log(f"  lighthouse {page} {lang} {form_factor}: " + (format_scores(r["scores"]) if "scores" in r else r["error"]))
+        for (page, lang, form_factor), rel_url in lighthouse_urls(site_dir, release).items():
+            try:
+                results[(page, lang, form_factor)] = run_lighthouse(base + rel_url, form_factor, work)
+            except (RuntimeError, subprocess.TimeoutExpired) as exc:
+                results[(page, lang, form_factor)] = {"error": str(exc).splitlines()[0]}
+            r = results[(page, lang, form_factor)]
+            log(f"  lighthouse {page} {lang} {form_factor}: " + (format_scores(r["scores"]) + " · " + r["metrics"] if "scores" in r else r["error"]))
     return results
 
 
@@ -654,14 +689,14 @@ def main(argv: list[str] | None = None) -> int:
                     log(msg)
                     notes.append(msg)
                 else:
-                    log(f"lighthouse: {len(page_urls(args.release))} pages × desktop/mobile")
+                    log(f"lighthouse: {len(lighthouse_urls(site_dir, args.release))} runs")
                     lighthouse_results = bench_lighthouse(site_dir, args.release, work)
                     problem = node_version_problem()
                     if problem:
                         notes.append(problem)
                     for (page, lang, form_factor), r in lighthouse_results.items():
-                        value = format_scores(r["scores"]) if "scores" in r else f"error: {r['error']}"
-                        rows.append((f"Lighthouse, {page} ({lang}), {form_factor}", value, ""))
+                        value = format_scores(r["scores"]) + " (" + r["metrics"] + ")" if "scores" in r else f"error: {r['error']}"
+                        rows.append((f"Lighthouse, {page} ({lang}), {form_factor}", value, "perf ≥ 95" if form_factor == "mobile" else ""))
                     notes.append(
                         "Lighthouse runs over loopback against a server that behaves like GitHub Pages (gzip level 6, "
                         "Cache-Control: max-age=600; tests/browser.py serve_directory(like_a_web_host=True)); its mobile "

@@ -73,6 +73,9 @@ ZH = [
     # "Right today": the newest release (provisional 2.15) and what is supported now.
     ("PyTorch 2.15 支持 Python 3.10 吗", ["releases/2.15/", "support/#python", "support/#today-title", "compatibility/"]),
     ("今天支持哪些 Python 版本", ["support/", "support/#today-title", "support/#python"]),
+    # 现在/目前 ask the same (现在 also holds the question character 在).
+    ("现在支持哪些 Python 版本", ["support/", "support/#today-title", "support/#python"]),
+    ("目前支持哪些 CUDA 版本", ["support/", "support/#today-title", "support/#cuda"]),
     ("怎么安装 2.0", ["releases/2.0/#install"]),
 ]
 

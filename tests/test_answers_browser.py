@@ -88,3 +88,30 @@ def test_the_matrix_has_no_inner_scroll_box_and_its_header_stays_in_view(playwri
         page.select_option("#compat-release", "1.8")
         assert page.eval_on_selector_all("#compat-table tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.version)") == ["1.8"]
         log.assert_clean()
+
+
+def test_off_screen_code_and_lifecycle_rows_are_drawn_when_reached_and_in_print(playwright_instance, served_site):
+    """Long pages skip styling what lies off screen (content-visibility: auto) until the reader gets near it:
+    the last code block of 2.14 is skipped at load on a phone and drawn once scrolled to; a link to a feature
+    deep in the lifecycle lands on it, drawn; print draws everything."""
+    from browser import browser_page
+
+    drawn = "el => el.checkVisibility({contentVisibilityAuto: true})"
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+        page.goto(f"{served_site}releases/2.14/")
+        last = page.locator("div.highlight code").last
+        assert last.evaluate("el => getComputedStyle(el.closest('div.highlight')).contentVisibility") == "auto"
+        assert last.evaluate(drawn) is False
+        last.evaluate("el => el.scrollIntoView()")
+        page.wait_for_function("el => el.checkVisibility({contentVisibilityAuto: true})", arg=last.element_handle())
+        page.emulate_media(media="print")
+        assert page.locator("div.highlight").first.evaluate("el => getComputedStyle(el).contentVisibility") == "visible"
+        page.emulate_media(media="screen")
+
+        feature_id = page.goto(f"{served_site}lifecycle/") and page.locator("li.lifecycle-feature").nth(200).get_attribute("id")
+        page.goto(f"{served_site}lifecycle/#{feature_id}")
+        target = page.locator(f"#{feature_id}")
+        page.wait_for_function("el => el.checkVisibility({contentVisibilityAuto: true})", arg=target.element_handle())
+        box = target.bounding_box()
+        assert box is not None and 0 <= box["y"] < PHONE["height"], box
+        log.assert_clean()

@@ -229,3 +229,18 @@ def test_options_and_table():
     assert table[0].startswith("| Figure") and set(table[1]) <= {"|", "-"}
     assert "a\\|b" in table[2]
     assert len({len(line) for line in table}) == 1
+
+
+def test_lighthouse_measures_every_page_type_on_mobile_in_both_languages(tmp_path):
+    site = tmp_path / "site"
+    for path, size in [("", 10), ("releases/1.6/", 10), ("releases/2.14/", 99), ("lifecycle/", 1), ("compare/", 1), ("compatibility/", 1), ("support/", 1), ("topics/distributed/", 1)]:
+        (site / path).mkdir(parents=True, exist_ok=True)
+        (site / path / "index.html").write_text("x" * size, encoding="utf-8")
+    urls = bench_site.lighthouse_urls(site, "1.6")
+    types = {page for page, _, _ in urls}
+    assert types == {"home", "release", "release 2.14 (longest)", "lifecycle", "upgrade", "matrix", "support", "topic"}
+    assert all((page, lang, "mobile") in urls for page in types for lang in ("zh", "en"))
+    assert {(page, ff) for page, _, ff in urls if ff == "desktop"} == {("home", "desktop"), ("release", "desktop")}
+    assert urls[("release 2.14 (longest)", "en", "mobile")] == "en/releases/2.14/"
+    report = {"audits": {"first-contentful-paint": {"displayValue": "1.4 s"}, "total-blocking-time": {"displayValue": "150 ms"}}}
+    assert bench_site.performance_metrics(report) == "FCP 1.4 s · TBT 150 ms"

@@ -303,3 +303,11 @@ def test_view_scripts_load_only_where_used_and_deferred(built_site, catalog):
             if name in scripts:
                 assert scripts[name].has_attr("defer"), f"{url}: {name} not deferred"
         assert "every-page.js" in scripts, url
+        # Nothing but the stylesheets holds up the first paint: the search layer and Material's bundle are
+        # deferred (the layer first: it must see the bundle create the worker), and the iframe-worker shim,
+        # which only the offline copy needs, is not loaded at all.
+        order = [Path(s["src"]).name for s in soup_of(built_site, url).select("script[src]")]
+        bundle = next(name for name in order if name.startswith("bundle."))
+        assert scripts["box.js"].has_attr("defer") and scripts[bundle].has_attr("defer"), url
+        assert order.index("box.js") < order.index(bundle), url
+        assert "iframe-worker-shim.js" not in scripts, url

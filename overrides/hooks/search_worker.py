@@ -1,5 +1,6 @@
 """Swap Material's lunr search worker for ours (docs/assets/javascripts/search/engine.js), and add our layer
-over Material's search box (docs/assets/javascripts/search/box.js) to every page, just before Material's bundle.
+over Material's search box (docs/assets/javascripts/search/box.js) to every page, just before Material's bundle,
+both deferred.
 
 Material reads the worker URL from the page's config JSON and talks to it with a small, stable message
 protocol, so the search box, keyboard shortcut, highlighting and result list stay Material's own. One
@@ -23,7 +24,7 @@ BOX = "assets/javascripts/search/box.js"
 WORKER = "assets/javascripts/search/worker.{lang}.js"
 LANGUAGES = ("zh", "en")
 MATERIAL_WORKER = re.compile(r'("search":\s*")([^"]*?)assets/javascripts/workers/search\.[0-9a-f]+\.min\.js(")')
-MATERIAL_BUNDLE = re.compile(r'<script src="([^"]*?)assets/javascripts/bundle\.[0-9a-f]+\.min\.js"></script>')
+MATERIAL_BUNDLE = re.compile(r'<script src="([^"]*?)(assets/javascripts/bundle\.[0-9a-f]+\.min\.js)"></script>')
 # The worker lies three folders below the site root.
 TO_ROOT = "../../../"
 
@@ -42,8 +43,12 @@ def point_at_our_worker(output: str, lang: str, where: str) -> str:
 
 
 def add_search_box_layer(output: str, where: str) -> str:
-    """Load box.js just before Material's bundle: it must see the bundle create the search worker."""
-    added, count = MATERIAL_BUNDLE.subn(lambda m: f'<script src="{m.group(1)}{BOX}"></script>\n{m.group(0)}', output)
+    """Load box.js just before Material's bundle: it must see the bundle create the search worker. Both are
+    deferred, so the page is drawn before they run, not after (Material starts from DOMContentLoaded, which
+    deferred scripts precede), and they run in this order."""
+    added, count = MATERIAL_BUNDLE.subn(
+        lambda m: f'<script src="{m.group(1)}{BOX}" defer></script>\n<script src="{m.group(1)}{m.group(2)}" defer></script>', output
+    )
     if count != 1:
         raise RuntimeError(f"{where}: expected Material's bundle script once, found {count}")
     return added
