@@ -108,6 +108,8 @@ EN = [
     ("latest release", [f"en/releases/{NEWEST}/"]),
     ("does PyTorch 2.15 support Python 3.10", ["en/releases/2.15/", "en/support/#python", "en/support/#today-title", "en/compatibility/"]),
     ("which Python versions are supported today", ["en/support/", "en/support/#today-title", "en/support/#python"]),
+    ("which Python versions are supported now", ["en/support/", "en/support/#today-title", "en/support/#python"]),
+    ("which CUDA versions are currently supported", ["en/support/", "en/support/#today-title", "en/support/#cuda"]),
     ("newest version", [f"en/releases/{NEWEST}/"]),
     ("complie", [f"en/releases/{v}/" for v in COMPILER] + ["en/topics/compiler/"]),
     ("quantisation", ["en/releases/1.3/", "en/topics/quantization/"]),

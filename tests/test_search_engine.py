@@ -139,6 +139,20 @@ def test_question_words_are_ignored_in_both_languages():
     assert node('console.log(JSON.stringify(S.queryUnits("版本").map(u => u.key)))') == ["版本"]
 
 
+def test_now_in_a_question_asks_about_today():
+    """现在/目前 and now/currently are read as 今天/today (现在 no longer loses its 在 to the question words), and 今天
+    also finds a document that says 目前, below one that says 今天."""
+    units = node(
+        'console.log(JSON.stringify(["现在支持哪些 Python 版本", "目前支持哪些 Python 版本", "今天支持哪些 Python 版本",'
+        ' "which Python versions are supported now", "which Python versions are currently supported"]'
+        '.map(q => S.queryUnits(q).filter(u => !u.optional).map(u => u.key))))'
+    )
+    assert units[0] == units[1] == units[2] and "今天" in units[0] and "现" not in units[0]
+    assert "today" in units[3] and sorted(units[3]) == sorted(units[4])
+    indexes = {"zh": [Document("zh/a/", "甲", "目前支持 Python 3.12"), Document("zh/b/", "乙", "今天支持 Python 3.12"), Document("zh/c/", "丙", "支持 CUDA")]}
+    assert pages("zh", "现在支持哪些 Python 版本", indexes)[:2] == ["zh/b/", "zh/a/"]
+
+
 def test_latest_finds_the_newest_release():
     indexes = {
         "zh": [

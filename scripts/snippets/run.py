@@ -84,6 +84,9 @@ def _worker_env() -> dict:
             "MKL_NUM_THREADS": threads,
             "OPENBLAS_NUM_THREADS": threads,
             "TORCHINDUCTOR_COMPILE_THREADS": "1",
+            # Each unit starts with an empty compile cache, so a precompiled header would be built for
+            # every torch.compile block and used by its few kernels only: without it a block takes ~4 s less.
+            "TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS": "0",
             "TOKENIZERS_PARALLELISM": "false",
             "HF_HUB_OFFLINE": "1",
     }

@@ -71,11 +71,14 @@
     "什么", "何时", "怎么样", "怎么", "怎样", "如何", "为什么", "是否", "版本", "加入", "引入", "新增", "添加", "推出",
     "首次", "第一次", "开始", "哪", "是", "在", "的", "了", "吗", "呢"].join("|"), "g");
 
-  // "Now" in a question asks what holds today: 现在 also loses its 在 to the question words above. Such a word
-  // in a query is read as 今天, and 今天 in a query also matches a document's 现在/目前/当前/如今.
+  // "Now" in a question asks what holds today, which the support page's "today" section answers: such a word
+  // in a query is read as 今天 / today (现在 would otherwise also lose its 在 to the question words above).
+  // 今天 in a query also matches a document's 现在/目前/当前/如今, a little below 今天 itself.
   var NOW_WORDS = /现在|目前|当前|如今|眼下|当下/g;
+  var NOW_WORDS_EN = /\b(?:now|currently|nowadays|presently|at the moment|at present|these days)\b/g;
   var TODAY = "今天";
-  var TODAY_IN_DOCUMENTS = ["今天", "现在", "目前", "当前", "如今"];
+  var TODAY_ALSO = ["现在", "目前", "当前", "如今"];
+  var ALSO_FACTOR = 0.5;
 
   // An upgrade question: an upgrade word anywhere, or two versions joined by "to", an arrow or 到.
   var UPGRADE_WORDS = /升级|迁移|对比|比较|区别|差异|变化|upgrad|migrat|compar|differ|changes|breaking|\bvs\b/;
@@ -123,7 +126,7 @@
    * ("compare releases": the page about comparing releases before one that compares something). */
   function queryUnits(query, options) {
     var units = [], seen = Object.create(null), words = [];
-    var text = normalize(query).replace(NOW_WORDS, TODAY);
+    var text = normalize(query).replace(NOW_WORDS, TODAY).replace(NOW_WORDS_EN, "today");
     var split = options && options.keepStopWords ? { text: text, stops: [] } : withoutStopWords(text);
     var norm = split.text;
     var endsOpen = !/\s$/.test(query);
@@ -265,9 +268,9 @@
       if (list.length) out.push({ token: token, list: list, factor: factor, mark: mark });
     }
     if (unit.han) {
-      (unit.han === TODAY ? TODAY_IN_DOCUMENTS : [unit.han]).forEach(function (han) {
+      [unit.han].concat(unit.han === TODAY ? TODAY_ALSO : []).forEach(function (han) {
         var list = self.scan(han);
-        if (list.length) out.push({ token: han, list: list, factor: 1, mark: { han: han } });
+        if (list.length) out.push({ token: han, list: list, factor: han === unit.han ? 1 : ALSO_FACTOR, mark: { han: han } });
       });
       return out;
     }
