@@ -8,6 +8,8 @@ SITE   ?= site
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
+# Test workers (pytest-xdist); each takes a whole test file, so a module's fixtures are built once.
+PYTEST_WORKERS ?= 2
 
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
@@ -69,7 +71,7 @@ check-snippets: $(VENV)/.test-installed bwrap
 
 ## test: the whole suite, as CI runs it
 test: $(VENV)/.test-installed node_modules/.installed chromium java bwrap
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory check-snippets
 
 ## check-upstream: ask PyPI (network) for torch/torchvision/torchaudio files newer than docs/.pypi-evidence.json and
