@@ -76,3 +76,17 @@ def test_open_search_with_results_has_no_serious_violation(scheme_page, served_s
     assert links, "the search gave no results to check"
     assert page.locator(".md-search-result__item").first.is_visible()
     assert blocking_violations(page) == []
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("page_type", ["compatibility", "release-with-changes", "lifecycle"])
+def test_phone_layout_has_no_serious_violation(playwright_instance, served_site, lang, page_type):
+    """The phone layouts differ (the matrix's rows become cards, a row's release link sits beside its tags):
+    checked at a phone's width too, in the light scheme."""
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+        page.goto(served_site + LANG_PREFIX[lang] + PAGE_TYPES[page_type])
+        assert blocking_violations(page) == []
+        log.assert_clean()
