@@ -73,6 +73,8 @@ ZH = [
     # "Right today": the newest release (provisional 2.15) and what is supported now.
     ("PyTorch 2.15 支持 Python 3.10 吗", ["releases/2.15/", "support/#python", "support/#today-title", "compatibility/"]),
     ("今天支持哪些 Python 版本", ["support/", "support/#today-title", "support/#python"]),
+    # "What's new": the release's own page, not an older page that names the version in passing.
+    ("2.14 有什么新特性", ["releases/2.14/"]),
     # 现在/目前 ask the same (现在 also holds the question character 在).
     ("现在支持哪些 Python 版本", ["support/", "support/#today-title", "support/#python"]),
     ("目前支持哪些 CUDA 版本", ["support/", "support/#today-title", "support/#cuda"]),
@@ -108,6 +110,7 @@ EN = [
     ("latest release", [f"en/releases/{NEWEST}/"]),
     ("does PyTorch 2.15 support Python 3.10", ["en/releases/2.15/", "en/support/#python", "en/support/#today-title", "en/compatibility/"]),
     ("which Python versions are supported today", ["en/support/", "en/support/#today-title", "en/support/#python"]),
+    ("what is new in 2.14", ["en/releases/2.14/"]),
     ("which Python versions are supported now", ["en/support/", "en/support/#today-title", "en/support/#python"]),
     ("which CUDA versions are currently supported", ["en/support/", "en/support/#today-title", "en/support/#cuda"]),
     ("newest version", [f"en/releases/{NEWEST}/"]),

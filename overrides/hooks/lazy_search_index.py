@@ -52,6 +52,9 @@ SUPPORT_SOURCE = re.compile(r"^(?:support|compatibility)(?:\.[a-z]{2})?\.md$")
 INSTALL_SECTION = "install"
 RELEASE_SOURCE = re.compile(r"^releases/(\d+(?:\.\d+)+)(?:\.[a-z]{2})?\.md$")
 NEWEST_KEYWORDS = "latest newest 最新 最近"
+# "What's new in 2.14" asks for the release page, which rarely says "new" where a section of an older page,
+# naming 2.14 in passing, does.
+RELEASE_KEYWORDS = "new highlights 新特性 新功能 亮点"
 # The language folder (en/) and the offline copy's file names are not what a page is called.
 NOT_ADDRESS_WORDS = re.compile(rf"^({'|'.join(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)})/|(index)?\.html$")
 
@@ -83,8 +86,10 @@ def address_keywords(url: str) -> str:
 
 def release_keywords(version: str, newest: str | None) -> str:
     """What a release's own page answers to beyond its text: its version (so "1.6" finds the release page
-    before the timeline and topic entries titled "PyTorch 1.6"), and for the newest release "latest"."""
-    return f"{version} {NEWEST_KEYWORDS}" if version == newest else version
+    before the timeline and topic entries titled "PyTorch 1.6"), what a release brings ("what's new in 1.6"),
+    and for the newest release "latest"."""
+    words = f"{version} {RELEASE_KEYWORDS}"
+    return f"{words} {NEWEST_KEYWORDS}" if version == newest else words
 
 
 def upgrade_shortcut(lang: str) -> dict | None:
