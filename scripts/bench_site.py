@@ -343,9 +343,14 @@ def account(site_dir: Path, base_url: str, urls: list[str]) -> PageWeight:
     return weight
 
 
+def measured_pages(release: str) -> dict[str, str]:
+    """page -> path (default language) of the pages every part measures: home and one release page."""
+    return {"home": "", "release": f"releases/{release}/"}
+
+
 def page_urls(release: str) -> dict[tuple[str, str], str]:
     """(page, lang) -> site-relative URL of the pages measured."""
-    return {(page, lang): prefix + path for page, path in (("home", ""), ("release", f"releases/{release}/")) for lang, prefix in LANG_PREFIX.items()}
+    return {(page, lang): prefix + path for page, path in measured_pages(release).items() for lang, prefix in LANG_PREFIX.items()}
 
 
 def longest_release(site_dir: Path) -> str | None:
@@ -357,7 +362,7 @@ def longest_release(site_dir: Path) -> str | None:
 def lighthouse_urls(site_dir: Path, release: str) -> dict[tuple[str, str, str], str]:
     """(page type, lang, form factor) -> site-relative URL: every page type on mobile in both languages, and
     the pages measured for bytes on desktop too."""
-    types = {"home": "", "release": f"releases/{release}/"}
+    types = measured_pages(release)
     longest = longest_release(site_dir)
     if longest and longest != release:
         types[f"release {longest} (longest)"] = f"releases/{longest}/"
@@ -368,7 +373,7 @@ def lighthouse_urls(site_dir: Path, release: str) -> dict[tuple[str, str, str], 
             continue
         for lang, prefix in LANG_PREFIX.items():
             urls[(page, lang, "mobile")] = prefix + path
-            if page in ("home", "release"):
+            if page in measured_pages(release):
                 urls[(page, lang, "desktop")] = prefix + path
     return urls
 

@@ -108,7 +108,8 @@ def test_off_screen_code_and_lifecycle_rows_are_drawn_when_reached_and_in_print(
         assert page.locator("div.highlight").first.evaluate("el => getComputedStyle(el).contentVisibility") == "visible"
         page.emulate_media(media="screen")
 
-        feature_id = page.goto(f"{served_site}lifecycle/") and page.locator("li.lifecycle-feature").nth(200).get_attribute("id")
+        page.goto(f"{served_site}lifecycle/")
+        feature_id = page.locator("li.lifecycle-feature").nth(200).get_attribute("id")
         page.goto(f"{served_site}lifecycle/#{feature_id}")
         target = page.locator(f"#{feature_id}")
         page.wait_for_function("el => el.checkVisibility({contentVisibilityAuto: true})", arg=target.element_handle())

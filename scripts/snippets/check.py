@@ -32,7 +32,7 @@ from scripts.snippets.extract import extract_site
 from scripts.snippets.model import Diagnostic, Page, Snippet
 from scripts.snippets.parity import full_width_problems, pair_pages, parity_problems
 from scripts.snippets.parse import check_syntax
-from scripts.snippets.run import DEFAULT_TIMEOUT, PageRun, run_page, share_unit, unit_key, units_of
+from scripts.snippets.run import DEFAULT_TIMEOUT, PageRun, assign_units, run_page, share_unit
 from scripts.snippets.sandbox import check_available
 
 __all__ = ["CheckOptions", "Report", "SnippetResult", "attach", "check_site", "status_entries"]
@@ -176,17 +176,7 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
             same_code.setdefault(page_key(group), []).append((page, group))
         cpp_futures = {key: pool.submit(compile_record, pages_[0][1], options.cache_dir) for key, pages_ in same_code.items()}
         # Each distinct unit runs on the first page that has it; the same unit elsewhere borrows its result.
-        owner: dict[str, tuple[str, list[Snippet]]] = {}
-        own: dict[str, list[Snippet]] = {}
-        borrowed: dict[str, list[tuple[list[Snippet], str, list[Snippet]]]] = {}
-        for page, group in by_page_run.items():
-            for blocks in units_of(group):
-                key = unit_key(blocks)
-                if key in owner:
-                    borrowed.setdefault(page, []).append((blocks, *owner[key]))
-                else:
-                    owner[key] = (page, blocks)
-                    own.setdefault(page, []).extend(blocks)
+        own, borrowed = assign_units(by_page_run)
         run_futures = {page: pool.submit(run_page, group, timeout=options.timeout, deadline=deadline) for page, group in own.items()}
         for key, future in cpp_futures.items():
             record, cached, seconds = future.result()

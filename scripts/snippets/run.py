@@ -31,7 +31,7 @@ from scripts.snippets.outputcheck import explain, output_matches
 from scripts.snippets.parse import pycon_examples
 from scripts.snippets.sandbox import check_available, python_paths, sandbox_command, sandbox_uid
 
-__all__ = ["DEFAULT_TIMEOUT", "RunOutcome", "PageRun", "run_page", "share_unit", "unit_key", "units_of"]
+__all__ = ["DEFAULT_TIMEOUT", "RunOutcome", "PageRun", "assign_units", "run_page", "share_unit", "unit_key", "units_of"]
 
 DEFAULT_TIMEOUT = 120  # seconds per snippet (torch.compile on CPU compiles C++ the first time)
 STARTUP_TIMEOUT = 180
@@ -334,6 +334,23 @@ def unit_key(blocks: list[Snippet]) -> str:
         sort_keys=True,
         ensure_ascii=False,
     )
+
+
+def assign_units(by_page: dict[str, list[Snippet]]) -> tuple[dict[str, list[Snippet]], dict[str, list[tuple[list[Snippet], str, list[Snippet]]]]]:
+    """Each distinct unit (`unit_key`) runs on the first page that has it: (blocks each page runs itself,
+    per page the units it borrows as (its blocks, owner page, the owner's blocks))."""
+    owner: dict[str, tuple[str, list[Snippet]]] = {}
+    own: dict[str, list[Snippet]] = {}
+    borrowed: dict[str, list[tuple[list[Snippet], str, list[Snippet]]]] = {}
+    for page, group in by_page.items():
+        for blocks in units_of(group):
+            key = unit_key(blocks)
+            if key in owner:
+                borrowed.setdefault(page, []).append((blocks, *owner[key]))
+            else:
+                owner[key] = (page, blocks)
+                own.setdefault(page, []).extend(blocks)
+    return own, borrowed
 
 
 def share_unit(blocks: list[Snippet], owner_blocks: list[Snippet], owner_run: PageRun) -> dict[str, RunOutcome] | None:

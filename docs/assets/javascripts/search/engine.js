@@ -77,7 +77,8 @@
   var NOW_WORDS = /现在|目前|当前|如今|眼下|当下/g;
   var NOW_WORDS_EN = /\b(?:now|currently|nowadays|presently|at the moment|at present|these days)\b/g;
   var TODAY = "今天";
-  var TODAY_ALSO = ["现在", "目前", "当前", "如今"];
+  // Words a Chinese query unit also finds in documents, a little below the unit itself.
+  var HAN_ALSO = { "今天": ["现在", "目前", "当前", "如今"] };
   var ALSO_FACTOR = 0.5;
 
   // An upgrade question: an upgrade word anywhere, or two versions joined by "to", an arrow or 到.
@@ -268,7 +269,7 @@
       if (list.length) out.push({ token: token, list: list, factor: factor, mark: mark });
     }
     if (unit.han) {
-      [unit.han].concat(unit.han === TODAY ? TODAY_ALSO : []).forEach(function (han) {
+      [unit.han].concat(HAN_ALSO[unit.han] || []).forEach(function (han) {
         var list = self.scan(han);
         if (list.length) out.push({ token: han, list: list, factor: han === unit.han ? 1 : ALSO_FACTOR, mark: { han: han } });
       });
