@@ -102,7 +102,12 @@ def _test_harness():
 
 def build_site(site_dir: Path) -> None:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(site_dir)], cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(site_dir)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
 
 
 # --- the index, in either layout ------------------------------------------------------------------------
@@ -115,7 +120,9 @@ def first_query_files(site_dir: Path, lang: str) -> list[Path]:
     ours = site_dir / "search" / f"index.{lang}.json"
     if ours.is_file():
         return [ours]
-    return [p for p in [site_dir / "search" / "search_docs.json", site_dir / "search" / "search_index.json"] if p.is_file()]
+    return [
+        p for p in [site_dir / "search" / "search_docs.json", site_dir / "search" / "search_index.json"] if p.is_file()
+    ]
 
 
 def _sizes(paths: list[Path]) -> tuple[int, int]:
@@ -130,7 +137,9 @@ def index_sizes(site_dir: Path) -> dict[str, tuple[int, int]]:
 
 def text_sizes(site_dir: Path) -> dict[str, tuple[int, int]]:
     """Raw and gzipped bytes of the full text that follows the first part (none in older layouts)."""
-    return {lang: _sizes([p for p in [site_dir / "search" / f"index.{lang}.text.json"] if p.is_file()]) for lang in LANGS}
+    return {
+        lang: _sizes([p for p in [site_dir / "search" / f"index.{lang}.text.json"] if p.is_file()]) for lang in LANGS
+    }
 
 
 def material_documents(site_dir: Path) -> list[dict]:
@@ -139,11 +148,17 @@ def material_documents(site_dir: Path) -> list[dict]:
     for lang in LANGS:
         hosted, offline = site_dir / "search" / f"index.{lang}.json", site_dir / "search" / f"index.{lang}.js"
         if hosted.is_file():
-            docs += [{"location": d[0], "title": d[1], "text": d[2]} for d in json.loads(hosted.read_text(encoding="utf-8"))["docs"]]
+            docs += [
+                {"location": d[0], "title": d[1], "text": d[2]}
+                for d in json.loads(hosted.read_text(encoding="utf-8"))["docs"]
+            ]
         elif offline.is_file():
             from scripts.search_index import read_index_script
 
-            docs += [{"location": d[0], "title": d[1], "text": d[2]} for d in read_index_script(offline.read_text(encoding="utf-8"))["docs"]]
+            docs += [
+                {"location": d[0], "title": d[1], "text": d[2]}
+                for d in read_index_script(offline.read_text(encoding="utf-8"))["docs"]
+            ]
     if docs:
         return docs
     older = site_dir / "search" / "search_docs.json"
@@ -159,7 +174,10 @@ def with_stock_worker(site_dir: Path, dest: Path) -> Path:
     material = next((dest / "assets/javascripts/workers").glob("search.*.min.js")).name
     for page in dest.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        page.write_text(re.sub(r"assets/javascripts/search/worker\.(zh|en)\.js", f"assets/javascripts/workers/{material}", text), encoding="utf-8")
+        page.write_text(
+            re.sub(r"assets/javascripts/search/worker\.(zh|en)\.js", f"assets/javascripts/workers/{material}", text),
+            encoding="utf-8",
+        )
     index = json.loads((dest / "search" / "search_index.json").read_text(encoding="utf-8"))
     index["docs"] = material_documents(site_dir)
     data = json.dumps(index, ensure_ascii=False)
@@ -225,7 +243,9 @@ def first_query_ms(page, url: str, char: str, pause_ms: int = 0, received: list 
     opens search and then thinks): ms from that key to the first results. `received` gets the search
     files' requests that finished by then."""
     finished = []
-    page.context.on("requestfinished", lambda request: finished.append(request) if SEARCH_DATA.search(request.url) else None)
+    page.context.on(
+        "requestfinished", lambda request: finished.append(request) if SEARCH_DATA.search(request.url) else None
+    )
     page.goto(url, wait_until="load")
     page.wait_for_load_state("networkidle")
     page.keyboard.press("/")
@@ -258,7 +278,9 @@ def page_open(page, url: str) -> tuple[float, int]:
     responses = []
     page.on("response", lambda response: responses.append(response) if SEARCH_DATA.search(response.url) else None)
     page.goto(url, wait_until="load")
-    ms = page.evaluate("() => { const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd - n.startTime; }")
+    ms = page.evaluate(
+        "() => { const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd - n.startTime; }"
+    )
     page.wait_for_load_state("networkidle")
     return ms, sum(len(r.body()) for r in responses)
 
@@ -303,7 +325,9 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def measure(urls, base: str, cpu: int, repeats: int, release: str, split: bool, query_set: bool = True) -> dict[str, dict]:
+def measure(
+    urls, base: str, cpu: int, repeats: int, release: str, split: bool, query_set: bool = True
+) -> dict[str, dict]:
     """Every figure of one site (hosted or offline) at one CPU speed; `urls(path)` gives a page's URL."""
     from playwright.sync_api import sync_playwright
 
@@ -329,7 +353,10 @@ def measure(urls, base: str, cpu: int, repeats: int, release: str, split: bool, 
                     r["foreign"] = len(browser_log.foreign_requests)
                     r["errors"] = len(browser_log.console_errors) + len(browser_log.page_errors)
             results[lang] = r
-            log(f"    {lang}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in r.items()))
+            log(
+                f"    {lang}: "
+                + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in r.items())
+            )
     return results
 
 
@@ -348,7 +375,9 @@ def fast3g_first_query(site_dir: Path, repeats: int, pause_ms: int) -> dict[str,
                     samples.append(first_query_ms(page, base + HOME[lang], FIRST_KEY[lang], pause_ms, requests))
                     received.append(wire_bytes(requests))
             out[lang] = {"first_ms": median(samples), "first_bytes": max(received)}
-            log(f"    fast 3G {lang}, typed {pause_ms} ms after opening: first query {out[lang]['first_ms']:.0f} ms, {kb(out[lang]['first_bytes'])} before it")
+            log(
+                f"    fast 3G {lang}, typed {pause_ms} ms after opening: first query {out[lang]['first_ms']:.0f} ms, {kb(out[lang]['first_bytes'])} before it"
+            )
     return out
 
 
@@ -367,7 +396,9 @@ def offline_urls(copy: Path):
     return url
 
 
-def run_all(site_dir: Path, offline_dir: Path | None, work: Path, repeats: int, stock: bool, fast3g: bool, release: str) -> list[tuple]:
+def run_all(
+    site_dir: Path, offline_dir: Path | None, work: Path, repeats: int, stock: bool, fast3g: bool, release: str
+) -> list[tuple]:
     """[(mode, cpu, engine, lang, figures)] for every configuration."""
     _test_harness()
     rows = []
@@ -386,7 +417,9 @@ def run_all(site_dir: Path, offline_dir: Path | None, work: Path, repeats: int, 
             elif cpu > 1:
                 site = with_throttled_workers(site_dir, work / name, cpu)
             with static_host(site) as base:
-                figures = measure(hosted_urls(base), base, cpu, repeats, release, engine == "ours" and has_text_part(site))
+                figures = measure(
+                    hosted_urls(base), base, cpu, repeats, release, engine == "ours" and has_text_part(site)
+                )
         else:
             copy = with_stock_worker(offline_dir, work / name) if engine == "stock" else offline_dir
             base = copy.as_uri() + "/"
@@ -410,22 +443,33 @@ def fmt(value, digits=0) -> str:
 def summary(rows: list[tuple]) -> list[str]:
     """Issue 23's figures, per language: bytes before the first answer and the first answer on Fast 3G
     (typed at once), later keys at 4× CPU and hit@3 (hosted)."""
-    lines = ["| lang | bytes before the first answer (Fast 3G, on the wire) | first answer, Fast 3G ms | later keys, 4× CPU ms (to the drawn frame) | hit@3 (hosted, 4×) |", "|---|---|---|---|---|"]
+    lines = [
+        "| lang | bytes before the first answer (Fast 3G, on the wire) | first answer, Fast 3G ms | later keys, 4× CPU ms (to the drawn frame) | hit@3 (hosted, 4×) |",
+        "|---|---|---|---|---|",
+    ]
     for lang in LANGS:
-        fast = next((r for mode, _, e, l, r in rows if mode == "hosted, Fast 3G" and l == lang and e == "ours"), {})
-        slow = next((r for mode, cpu, e, l, r in rows if mode == "hosted" and cpu == 4 and l == lang and e == "ours"), {})
+        fast = next((r for mode, _, e, lg, r in rows if mode == "hosted, Fast 3G" and lg == lang and e == "ours"), {})
+        slow = next(
+            (r for mode, cpu, e, lg, r in rows if mode == "hosted" and cpu == 4 and lg == lang and e == "ours"), {}
+        )
         hit = f"{slow['hit_rate']:.0%}" if "hit_rate" in slow else "—"
         bytes_before = kb(fast["first_bytes"]) if "first_bytes" in fast else "—"
-        lines.append(f"| {lang} | {bytes_before} | {fmt(fast.get('first_ms'))} | {fmt(slow.get('later_ms'), 1)} ({fmt(slow.get('later_frame_ms'), 1)}) | {hit} |")
+        lines.append(
+            f"| {lang} | {bytes_before} | {fmt(fast.get('first_ms'))} | {fmt(slow.get('later_ms'), 1)} ({fmt(slow.get('later_frame_ms'), 1)}) | {hit} |"
+        )
     return lines
 
 
 def report(rows: list[tuple], sizes: dict, header: str, text: dict | None = None) -> str:
-    lines = [header, ""] + summary(rows) + [
-        "",
-        "| mode | CPU | engine | lang | first query ms | search bytes before it | later keys ms, median (to the drawn frame) | hit@3 | page open ms | search bytes per view | foreign | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
+    lines = (
+        [header, ""]
+        + summary(rows)
+        + [
+            "",
+            "| mode | CPU | engine | lang | first query ms | search bytes before it | later keys ms, median (to the drawn frame) | hit@3 | page open ms | search bytes per view | foreign | errors |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
+    )
     for mode, cpu, engine, lang, r in rows:
         hit = f"{r['hit_rate']:.0%}" if "hit_rate" in r else "—"
         lines.append(
@@ -435,7 +479,10 @@ def report(rows: list[tuple], sizes: dict, header: str, text: dict | None = None
     lines += ["", "Search files the first answer needs (ours), and the full text that follows:"]
     for lang, (raw, gz) in sizes.items():
         rest = (text or {}).get(lang, (0, 0))
-        lines.append(f"- {lang}: {kb(raw)} raw, {kb(gz)} gzipped" + (f"; then the full text, {kb(rest[0])} raw, {kb(rest[1])} gzipped" if rest[0] else ""))
+        lines.append(
+            f"- {lang}: {kb(raw)} raw, {kb(gz)} gzipped"
+            + (f"; then the full text, {kb(rest[0])} raw, {kb(rest[1])} gzipped" if rest[0] else "")
+        )
     return "\n".join(lines)
 
 
@@ -443,7 +490,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.bench_search", description=__doc__.split("\n\n")[0])
     parser.add_argument("--site-dir", type=Path, help="an existing build (default: build one into a temp dir)")
     parser.add_argument("--offline", action="store_true", help="also measure the offline copy from file://")
-    parser.add_argument("--repeats", type=int, default=5, help="fresh pages per first-query and page-open figure (default: 5)")
+    parser.add_argument(
+        "--repeats", type=int, default=5, help="fresh pages per first-query and page-open figure (default: 5)"
+    )
     parser.add_argument("--no-stock", action="store_true", help="skip Material's stock search")
     parser.add_argument("--no-fast3g", action="store_true", help="skip the Fast 3G first query")
     parser.add_argument("--release", default="1.6", help="the release page whose opening is timed (default: 1.6)")

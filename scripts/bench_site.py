@@ -57,7 +57,9 @@ PLAIN_CONFIG_NAME = "mkdocs.plain-material.yml"
 SYNTHETIC_MAJOR = 10  # synthetic releases are 10.0, 10.1, ...: far above any real version
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CHROMIUM = "/usr/bin/chromium"
-LIGHTHOUSE_CHROME_FLAGS = "--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run"
+LIGHTHOUSE_CHROME_FLAGS = (
+    "--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run"
+)
 LIGHTHOUSE_CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 CATEGORY_SHORT = {"performance": "perf", "accessibility": "a11y", "best-practices": "bp", "seo": "seo"}
 
@@ -96,7 +98,9 @@ def build_env() -> dict[str, str]:
     return {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def timed_build(project: Path, config_file: str | None = None, strict: bool = True, keep_site: Path | None = None) -> float:
+def timed_build(
+    project: Path, config_file: str | None = None, strict: bool = True, keep_site: Path | None = None
+) -> float:
     """Wall time of one `mkdocs build` subprocess in `project`, into a fresh temp site dir (or keep_site)."""
     with tempfile.TemporaryDirectory(prefix="bench-site-out-") as out:
         site_dir = keep_site or Path(out) / "site"
@@ -109,7 +113,9 @@ def timed_build(project: Path, config_file: str | None = None, strict: bool = Tr
         result = subprocess.run(cmd, cwd=project, env=build_env(), capture_output=True, text=True, timeout=1800)
         elapsed = time.perf_counter() - start
     if result.returncode != 0:
-        raise BuildFailed(f"{' '.join(cmd)} in {project} failed ({result.returncode}):\n{(result.stdout + result.stderr)[-4000:]}")
+        raise BuildFailed(
+            f"{' '.join(cmd)} in {project} failed ({result.returncode}):\n{(result.stdout + result.stderr)[-4000:]}"
+        )
     return elapsed
 
 
@@ -148,14 +154,20 @@ def write_plain_config(project: Path) -> str:
     import yaml
 
     config = plain_material_config(project / "mkdocs.yml")
-    (project / PLAIN_CONFIG_NAME).write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    (project / PLAIN_CONFIG_NAME).write_text(
+        yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8"
+    )
     return PLAIN_CONFIG_NAME
 
 
 def warm_up() -> None:
     """Read the build's Python packages once so the first timed build does not pay for a cold disk cache."""
     subprocess.run(
-        [sys.executable, "-c", "import mkdocs.commands.build, material, mkdocs_static_i18n, pymdownx, pygments, jieba, yaml"],
+        [
+            sys.executable,
+            "-c",
+            "import mkdocs.commands.build, material, mkdocs_static_i18n, pymdownx, pygments, jieba, yaml",
+        ],
         env=build_env(),
         capture_output=True,
     )
@@ -239,7 +251,10 @@ def add_synthetic_releases(docs_dir: Path, total: int) -> list[str]:
             page = source.pages[lang]
             text = (docs_dir / page.src_uri).read_text(encoding="utf-8-sig")
             target = docs_dir / RELEASES_DIR / page_file_name(version, lang)
-            target.write_text(clone_release_text(text, source.version, version, date, facts=lang == DEFAULT_LANGUAGE), encoding="utf-8")
+            target.write_text(
+                clone_release_text(text, source.version, version, date, facts=lang == DEFAULT_LANGUAGE),
+                encoding="utf-8",
+            )
         added.append(version)
     return added
 
@@ -350,7 +365,11 @@ def measured_pages(release: str) -> dict[str, str]:
 
 def page_urls(release: str) -> dict[tuple[str, str], str]:
     """(page, lang) -> site-relative URL of the pages measured."""
-    return {(page, lang): prefix + path for page, path in measured_pages(release).items() for lang, prefix in LANG_PREFIX.items()}
+    return {
+        (page, lang): prefix + path
+        for page, path in measured_pages(release).items()
+        for lang, prefix in LANG_PREFIX.items()
+    }
 
 
 def longest_release(site_dir: Path) -> str | None:
@@ -366,7 +385,15 @@ def lighthouse_urls(site_dir: Path, release: str) -> dict[tuple[str, str, str], 
     longest = longest_release(site_dir)
     if longest and longest != release:
         types[f"release {longest} (longest)"] = f"releases/{longest}/"
-    types.update({"lifecycle": "lifecycle/", "upgrade": "compare/", "matrix": "compatibility/", "support": "support/", "topic": "topics/distributed/"})
+    types.update(
+        {
+            "lifecycle": "lifecycle/",
+            "upgrade": "compare/",
+            "matrix": "compatibility/",
+            "support": "support/",
+            "topic": "topics/distributed/",
+        }
+    )
     urls = {}
     for page, path in types.items():
         if not (site_dir / path / "index.html").is_file():
@@ -389,13 +416,15 @@ def measure_page_weights(site_dir: Path, release: str) -> dict[tuple[str, str], 
         for key, rel_url in page_urls(release).items():
             with browser_page(pw) as (page, browser_log):
                 seen: list[str] = []
-                page.context.on("response", lambda response: seen.append(response.url))
+                page.context.on("response", lambda response, seen=seen: seen.append(response.url))
                 page.goto(base + rel_url, wait_until="networkidle")
                 page.wait_for_timeout(500)  # a late worker fetch still counts
                 weight = account(site_dir, base, seen)
                 weight.foreign = list(browser_log.foreign_requests)
                 results[key] = weight
-                log(f"  bytes {key[0]} {key[1]}: {kb(weight.total)} gz in {len(weight.files)} files (search {kb(weight.search)})")
+                log(
+                    f"  bytes {key[0]} {key[1]}: {kb(weight.total)} gz in {len(weight.files)} files (search {kb(weight.search)})"
+                )
     return results
 
 
@@ -466,15 +495,23 @@ def failing_audits(report: dict) -> list[dict]:
                 if isinstance(item, dict) and isinstance(item.get("node"), dict) and item["node"].get("selector")
             ]
             if selectors and not display:
-                display = f"{len(selectors)} element(s): " + ", ".join(f"`{s}`" for s in selectors[:3]) + (", …" if len(selectors) > 3 else "")
-            failing.append({"id": audit_id, "title": audit.get("title", audit_id).rstrip("."), "score": score, "display": display})
+                display = (
+                    f"{len(selectors)} element(s): "
+                    + ", ".join(f"`{s}`" for s in selectors[:3])
+                    + (", …" if len(selectors) > 3 else "")
+                )
+            failing.append(
+                {"id": audit_id, "title": audit.get("title", audit_id).rstrip("."), "score": score, "display": display}
+            )
     return sorted(failing, key=lambda a: (a["score"] if a["score"] is not None else -1, a["id"]))
 
 
 def node_version_problem() -> str | None:
     """A note when node is older than the Lighthouse package's `engines.node` (a ">=X.Y" range)."""
     try:
-        wanted = json.loads((LIGHTHOUSE.parent.parent / "lighthouse" / "package.json").read_text(encoding="utf-8"))["engines"]["node"]
+        wanted = json.loads((LIGHTHOUSE.parent.parent / "lighthouse" / "package.json").read_text(encoding="utf-8"))[
+            "engines"
+        ]["node"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     need = re.match(r"\s*>=\s*v?(\d+)(?:\.(\d+))?", wanted)
@@ -491,14 +528,19 @@ def node_version_problem() -> str | None:
 
 
 def run_lighthouse(url: str, form_factor: str, out_dir: Path) -> dict:
-    out = out_dir / f"lighthouse-{re.sub(r'[^A-Za-z0-9.]+', '-', urlparse(url).path).strip('-') or 'home'}-{form_factor}.json"
+    out = (
+        out_dir
+        / f"lighthouse-{re.sub(r'[^A-Za-z0-9.]+', '-', urlparse(url).path).strip('-') or 'home'}-{form_factor}.json"
+    )
     cmd = [
         str(LIGHTHOUSE), url, "--output=json", f"--output-path={out}", "--quiet",
         f"--chrome-flags={LIGHTHOUSE_CHROME_FLAGS}", f"--only-categories={','.join(LIGHTHOUSE_CATEGORIES)}",
     ]  # fmt: skip
     if form_factor == "desktop":
         cmd.append("--preset=desktop")
-    result = subprocess.run(cmd, env={**os.environ, "CHROME_PATH": CHROMIUM}, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        cmd, env={**os.environ, "CHROME_PATH": CHROMIUM}, capture_output=True, text=True, timeout=600
+    )
     if result.returncode != 0 or not out.exists():
         raise RuntimeError(f"lighthouse failed on {url} ({form_factor}):\n{(result.stdout + result.stderr)[-2000:]}")
     report = json.loads(out.read_text(encoding="utf-8"))
@@ -508,13 +550,21 @@ def run_lighthouse(url: str, form_factor: str, out_dir: Path) -> dict:
     return {"scores": scores, "failing": failing_audits(report), "metrics": performance_metrics(report)}
 
 
-METRICS = {"first-contentful-paint": "FCP", "largest-contentful-paint": "LCP", "total-blocking-time": "TBT", "cumulative-layout-shift": "CLS", "dom-size": "DOM"}
+METRICS = {
+    "first-contentful-paint": "FCP",
+    "largest-contentful-paint": "LCP",
+    "total-blocking-time": "TBT",
+    "cumulative-layout-shift": "CLS",
+    "dom-size": "DOM",
+}
 
 
 def performance_metrics(report: dict) -> str:
     """The metrics behind the performance score, as Lighthouse prints them (FCP 1.4 s · TBT 150 ms · …)."""
     audits = report.get("audits", {})
-    return " · ".join(f"{short} {audits[key].get('displayValue', '—')}" for key, short in METRICS.items() if key in audits)
+    return " · ".join(
+        f"{short} {audits[key].get('displayValue', '—')}" for key, short in METRICS.items() if key in audits
+    )
 
 
 def bench_lighthouse(site_dir: Path, release: str, work: Path) -> dict[tuple[str, str, str], dict]:
@@ -530,12 +580,17 @@ def bench_lighthouse(site_dir: Path, release: str, work: Path) -> dict[tuple[str
             except (RuntimeError, subprocess.TimeoutExpired) as exc:
                 results[(page, lang, form_factor)] = {"error": str(exc).splitlines()[0]}
             r = results[(page, lang, form_factor)]
-            log(f"  lighthouse {page} {lang} {form_factor}: " + (format_scores(r["scores"]) + " · " + r["metrics"] if "scores" in r else r["error"]))
+            log(
+                f"  lighthouse {page} {lang} {form_factor}: "
+                + (format_scores(r["scores"]) + " · " + r["metrics"] if "scores" in r else r["error"])
+            )
     return results
 
 
 def format_scores(scores: dict[str, float | None]) -> str:
-    return " · ".join(f"{CATEGORY_SHORT[c]} {'—' if scores.get(c) is None else round(scores[c] * 100)}" for c in LIGHTHOUSE_CATEGORIES)
+    return " · ".join(
+        f"{CATEGORY_SHORT[c]} {'—' if scores.get(c) is None else round(scores[c] * 100)}" for c in LIGHTHOUSE_CATEGORIES
+    )
 
 
 # --- report -----------------------------------------------------------------------------------------
@@ -561,7 +616,14 @@ def machine_header() -> list[str]:
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     model = ""
     try:
-        model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), "")
+        model = next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")
+            ),
+            "",
+        )
     except OSError:
         pass
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
@@ -579,8 +641,11 @@ def markdown_table(rows: list[tuple[str, str, str]]) -> str:
     header = ("Figure", "Value", "Target")
     rows = [tuple(cell.replace("|", "\\|") for cell in row) for row in rows]
     widths = [max(len(header[i]), *(len(r[i]) for r in rows)) for i in range(3)] if rows else [len(h) for h in header]
-    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |", "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
-    lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in rows]
+    lines = [
+        "| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |",
+        "|" + "|".join("-" * (w + 2) for w in widths) + "|",
+    ]
+    lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows]
     return "\n".join(lines)
 
 
@@ -606,13 +671,24 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__.split("\n\n", 2)[2],
     )
-    parser.add_argument("--repeats", type=int, default=5, help="builds per configuration; the median is reported (default: 5)")
-    parser.add_argument("--sizes", type=parse_sizes, default=list(DEFAULT_SIZES), help="release counts for the scale part (default: 24,100,200)")
-    parser.add_argument("--only", type=parse_parts, help=f"comma-separated parts to run: {','.join(PARTS)} (default: all)")
+    parser.add_argument(
+        "--repeats", type=int, default=5, help="builds per configuration; the median is reported (default: 5)"
+    )
+    parser.add_argument(
+        "--sizes",
+        type=parse_sizes,
+        default=list(DEFAULT_SIZES),
+        help="release counts for the scale part (default: 24,100,200)",
+    )
+    parser.add_argument(
+        "--only", type=parse_parts, help=f"comma-separated parts to run: {','.join(PARTS)} (default: all)"
+    )
     parser.add_argument("--skip-builds", action="store_true", help="skip the build and scale parts")
     parser.add_argument("--skip-lighthouse", action="store_true", help="skip the lighthouse part")
     parser.add_argument("--site-dir", type=Path, help="an existing build for bytes and lighthouse (default: build one)")
-    parser.add_argument("--release", default="1.6", help="the release page measured by bytes and lighthouse (default: 1.6)")
+    parser.add_argument(
+        "--release", default="1.6", help="the release page measured by bytes and lighthouse (default: 1.6)"
+    )
     return parser
 
 
@@ -636,10 +712,22 @@ def main(argv: list[str] | None = None) -> int:
         if "build" in parts:
             log(f"build: plain Material vs ours, {args.repeats} each, alternately")
             build = bench_build(work, args.repeats)
-            rows.append(("Clean build, plain Material (same Markdown, no hooks/i18n, not strict), median", f"{build['plain']:.2f} s", ""))
+            rows.append(
+                (
+                    "Clean build, plain Material (same Markdown, no hooks/i18n, not strict), median",
+                    f"{build['plain']:.2f} s",
+                    "",
+                )
+            )
             rows.append(("Clean bilingual build, ours (`mkdocs build --strict`), median", f"{build['ours']:.2f} s", ""))
             rows.append(("Ours / plain Material", f"{build['ratio']:.2f}×", "≤ 1.3×"))
-            rows.append(("Plain Material segments Chinese for its search index with jieba", "yes" if jieba_installed() else "no (jieba not installed)", ""))
+            rows.append(
+                (
+                    "Plain Material segments Chinese for its search index with jieba",
+                    "yes" if jieba_installed() else "no (jieba not installed)",
+                    "",
+                )
+            )
         if "scale" in parts:
             from scripts.releases import load_catalog
 
@@ -654,7 +742,9 @@ def main(argv: list[str] | None = None) -> int:
                     per += f", +{(seconds - previous[1]) / (size - previous[0]) * 1000:.0f} ms per added release"
                 target = f"< {SCALE_TARGET[1]:.0f} s on 2 cores" if size == SCALE_TARGET[0] else ""
                 source = " (build part)" if row.get("reused") else ""
-                rows.append((f"Strict build, {size} releases × 2 languages, median{source}", f"{seconds:.2f} s ({per})", target))
+                rows.append(
+                    (f"Strict build, {size} releases × 2 languages, median{source}", f"{seconds:.2f} s ({per})", target)
+                )
                 previous = (size, seconds)
 
         if "bytes" in parts or "lighthouse" in parts:
@@ -674,7 +764,13 @@ def main(argv: list[str] | None = None) -> int:
                         value += f"; {len(w.missing)} 404: {', '.join(w.missing)}"
                     if w.foreign:
                         value += f"; {len(w.foreign)} foreign requests blocked"
-                    rows.append((f"Bytes per view, {page} ({lang}, /{page_urls(args.release)[(page, lang)]})", value, f"≤ {PAGE_WEIGHT_TARGET_KB} KB gz"))
+                    rows.append(
+                        (
+                            f"Bytes per view, {page} ({lang}, /{page_urls(args.release)[(page, lang)]})",
+                            value,
+                            f"≤ {PAGE_WEIGHT_TARGET_KB} KB gz",
+                        )
+                    )
                 # More than the config-only stub (overrides/hooks/lazy_search_index.py) means the documents came too.
                 eager = [f"{page} {lang}" for (page, lang), w in weights.items() if w.search > 2_000]
                 if eager:
@@ -687,7 +783,9 @@ def main(argv: list[str] | None = None) -> int:
                     rows.append((f"Search index, {lang} share", f"{kb(raw)} raw, {kb(gz)} gz", ""))
                 files = "; ".join(f"{name} {kb(raw)} raw / {kb(gz)} gz" for name, (raw, gz) in per_file.items())
                 rows.append(("Search index files", files or "none", ""))
-                notes.append(f"Bytes: gzip level {GZIP_LEVEL} of each file as stored in the site dir, each distinct file once per view; the page is loaded in a fresh Chromium until the network is idle.")
+                notes.append(
+                    f"Bytes: gzip level {GZIP_LEVEL} of each file as stored in the site dir, each distinct file once per view; the page is loaded in a fresh Chromium until the network is idle."
+                )
             if "lighthouse" in parts:
                 if not lighthouse_available():
                     msg = f"Lighthouse skipped: {LIGHTHOUSE} (or node, or {CHROMIUM}) is missing; install it with `npm ci` in {ROOT}."
@@ -700,8 +798,18 @@ def main(argv: list[str] | None = None) -> int:
                     if problem:
                         notes.append(problem)
                     for (page, lang, form_factor), r in lighthouse_results.items():
-                        value = format_scores(r["scores"]) + " (" + r["metrics"] + ")" if "scores" in r else f"error: {r['error']}"
-                        rows.append((f"Lighthouse, {page} ({lang}), {form_factor}", value, "perf ≥ 95" if form_factor == "mobile" else ""))
+                        value = (
+                            format_scores(r["scores"]) + " (" + r["metrics"] + ")"
+                            if "scores" in r
+                            else f"error: {r['error']}"
+                        )
+                        rows.append(
+                            (
+                                f"Lighthouse, {page} ({lang}), {form_factor}",
+                                value,
+                                "perf ≥ 95" if form_factor == "mobile" else "",
+                            )
+                        )
                     notes.append(
                         "Lighthouse runs over loopback against a server that behaves like GitHub Pages (gzip level 6, "
                         "Cache-Control: max-age=600; tests/browser.py serve_directory(like_a_web_host=True)); its mobile "
@@ -720,7 +828,9 @@ def main(argv: list[str] | None = None) -> int:
         for audit in r.get("failing", []):
             entry = failing.setdefault(audit["id"], {**audit, "runs": []})
             score = "error" if audit["score"] is None else f"{audit['score']:.2f}"
-            entry["runs"].append(f"{page}/{lang}/{form_factor} {score}" + (f" ({audit['display']})" if audit["display"] else ""))
+            entry["runs"].append(
+                f"{page}/{lang}/{form_factor} {score}" + (f" ({audit['display']})" if audit["display"] else "")
+            )
     if failing:
         print()
         print("Failing Lighthouse audits (score < 1; informative and not-applicable audits left out):")

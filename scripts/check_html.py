@@ -62,7 +62,9 @@ def run_vnu(files: list[Path], vnu_jar: Path = VNU_JAR) -> list[dict]:
     """The checker's messages (errors and warnings) for `files`, in one JVM run."""
     java = shutil.which("java")
     if java is None:
-        raise CheckerUnavailable("java is not installed (the Nu HTML checker needs Java 11+; apt-get install -y default-jre-headless)")
+        raise CheckerUnavailable(
+            "java is not installed (the Nu HTML checker needs Java 11+; apt-get install -y default-jre-headless)"
+        )
     if not vnu_jar.is_file():
         raise CheckerUnavailable(f"{vnu_jar} is missing: run `npm ci` in the project root")
     result = subprocess.run(
@@ -87,7 +89,9 @@ def errors_of(messages: list[dict], site: Path) -> list[Problem]:
             page = Path(page).resolve().relative_to(site.resolve()).as_posix()
         except ValueError:
             pass
-        problems.append(Problem(page, message.get("lastLine", 0), message.get("message", ""), message.get("extract", "")))
+        problems.append(
+            Problem(page, message.get("lastLine", 0), message.get("message", ""), message.get("extract", ""))
+        )
     return problems
 
 
@@ -95,7 +99,10 @@ def split_allowed(problems: list[Problem]) -> tuple[list[Problem], set[Allowed]]
     """(problems no allowlist entry covers, allowlist entries that covered something)."""
     remaining, used = [], set()
     for problem in problems:
-        entry = next((a for a in ALLOWLIST if re.search(a.message, problem.message) and re.search(a.extract, problem.extract)), None)
+        entry = next(
+            (a for a in ALLOWLIST if re.search(a.message, problem.message) and re.search(a.extract, problem.extract)),
+            None,
+        )
         if entry is None:
             remaining.append(problem)
         else:

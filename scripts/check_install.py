@@ -53,7 +53,9 @@ def _wheel_name(name: str, version: str, python: str, platform: str) -> str:
 
 def _write_wheel(path: Path, name: str, version: str, requires: list[str]) -> None:
     info = f"{name}-{version}.dist-info"
-    metadata = [f"Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"] + [f"Requires-Dist: {r}" for r in requires]
+    metadata = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"] + [
+        f"Requires-Dist: {r}" for r in requires
+    ]
     wheel = ["Wheel-Version: 1.0", "Generator: scripts.check_install", "Root-Is-Purelib: false"]
     record = [f"{info}/METADATA,,", f"{info}/WHEEL,,", f"{info}/RECORD,,"]
     with zipfile.ZipFile(path, "w") as archive:
@@ -73,7 +75,9 @@ def stand_in_wheels(evidence: dict, platform: str, out_dir: Path) -> int:
                 for python in wheels.get(where, []):
                     if python.endswith("t"):
                         continue
-                    _write_wheel(out_dir / _wheel_name(name, version, python, where), name, version, record.get("requires", []))
+                    _write_wheel(
+                        out_dir / _wheel_name(name, version, python, where), name, version, record.get("requires", [])
+                    )
                     count += 1
     return count
 
@@ -104,7 +108,9 @@ class _CodeText(HTMLParser):
             self.parts.append(data)
 
 
-VERDICT_RE = re.compile(r'<div class="install-verdict"[^>]*\bdata-python="([^"]*)"[^>]*\bdata-platform="([^"]*)"[^>]*>(.*?)</div>', re.S)
+VERDICT_RE = re.compile(
+    r'<div class="install-verdict"[^>]*\bdata-python="([^"]*)"[^>]*\bdata-platform="([^"]*)"[^>]*>(.*?)</div>', re.S
+)
 
 
 @dataclass(frozen=True)
@@ -156,7 +162,9 @@ def plain_commands(site: Path, platform: str = "linux-x86_64") -> list[Command]:
 def pythons_for(command: Command, evidence: dict, platform: str) -> list[str]:
     """The lowest and highest regular CPython version to resolve for: of the page's stated versions, or, for a
     command no verdict states versions for, of those every pinned release has a wheel for."""
-    versions = list(command.stated) if command.stated is not None else list(command_pythons(evidence, command.pins, platform))
+    versions = (
+        list(command.stated) if command.stated is not None else list(command_pythons(evidence, command.pins, platform))
+    )
     versions = sorted((v for v in versions if not v.endswith("t")), key=python_key)
     return sorted({versions[0], versions[-1]}, key=python_key) if versions else []
 

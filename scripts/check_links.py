@@ -84,7 +84,11 @@ class _PageParser(HTMLParser):
             value = values.get(attr)
             if not value:
                 continue
-            urls = [part.strip().split()[0] for part in value.split(",") if part.strip()] if attr == "srcset" else [value.strip()]
+            urls = (
+                [part.strip().split()[0] for part in value.split(",") if part.strip()]
+                if attr == "srcset"
+                else [value.strip()]
+            )
             self.result.links.extend(Link(self.page, line, url) for url in urls)
 
     handle_startendtag = handle_starttag
@@ -108,15 +112,15 @@ def target_file(site: Path, path: str) -> Path | None:
 def site_path(url: str, page: str, site_url: str | None) -> str | None:
     """The site-relative path a URL points at, or None when it leaves the site."""
     if site_url and url.startswith(site_url):
-        return urlsplit(url[len(site_url):]).path.lstrip("/")
+        return urlsplit(url[len(site_url) :]).path.lstrip("/")
     prefix = urlsplit(site_url).path if site_url else "/"
     if url.startswith(prefix) and not url.startswith("//"):
         # Root-relative (the 404 page's links): relative to where the site is hosted, e.g. /repo/.
-        return urlsplit(url[len(prefix):]).path
+        return urlsplit(url[len(prefix) :]).path
     absolute = urljoin(LOCAL + page, url)
     if not absolute.startswith(LOCAL):
         return None
-    return urlsplit(absolute).path[len("/"):]
+    return urlsplit(absolute).path[len("/") :]
 
 
 def check_site(site: Path, site_url: str | None = None) -> LinkReport:
@@ -156,7 +160,9 @@ def broken_because(site: Path, pages: dict[str, ParsedPage], path: str, fragment
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.check_links", description=__doc__.split("\n\n")[0])
-    parser.add_argument("site_dir", type=Path, help="a built site (mkdocs build --site-dir ...) or an unpacked offline copy")
+    parser.add_argument(
+        "site_dir", type=Path, help="a built site (mkdocs build --site-dir ...) or an unpacked offline copy"
+    )
     parser.add_argument("--site-url", help="the hosted site's URL: absolute links under it are checked as internal")
     parser.add_argument("--report", type=Path, help="write the external-link listing here instead of stdout")
     args = parser.parse_args(argv)
@@ -170,7 +176,10 @@ def main(argv: list[str] | None = None) -> int:
         print(listing, end="")
     for problem in report.broken:
         print(problem, file=sys.stderr)
-    print(f"{report.pages} pages, {report.checked} links checked, {len(report.broken)} broken, {len(report.external)} external URLs listed", file=sys.stderr)
+    print(
+        f"{report.pages} pages, {report.checked} links checked, {len(report.broken)} broken, {len(report.external)} external URLs listed",
+        file=sys.stderr,
+    )
     return 1 if report.broken else 0
 
 

@@ -140,7 +140,9 @@ def _is_day(text: str) -> bool:
 def _metadata_wheel(files: list[dict]) -> dict:
     # The wheel fetch_evidence reads: the main platform's (the release pipeline's; wheels built apart may lack
     # the pin), the smallest.
-    main = [f for f in files if platform_of(WHEEL_RE.match(f["filename"]).group("platform").split(".")[0]) == MAIN_PLATFORM]
+    main = [
+        f for f in files if platform_of(WHEEL_RE.match(f["filename"]).group("platform").split(".")[0]) == MAIN_PLATFORM
+    ]
     return min(main or files, key=lambda f: f.get("size") or 0)
 
 
@@ -245,7 +247,9 @@ def _yanked_since(findings: Findings, release: PyPIRelease, record: dict) -> Non
     newly = [f for f in release.yanked if f["filename"] not in known]
     if not newly:
         return
-    why = "; ".join(sorted({f["yanked"] if isinstance(f["yanked"], str) and f["yanked"] else "no reason given" for f in newly}))
+    why = "; ".join(
+        sorted({f["yanked"] if isinstance(f["yanked"], str) and f["yanked"] else "no reason given" for f in newly})
+    )
     if not release.installable:
         findings.yanked.append((release, f"every wheel yanked ({why})"))
         return
@@ -269,7 +273,9 @@ def _page(release) -> str:
 REFETCH = "refetch the evidence"
 
 
-def actions(findings: Findings, catalog, evidence: dict, now: dict[str, dict[str, PyPIRelease]], docs_dir: Path, posts: Path) -> list[str]:
+def actions(
+    findings: Findings, catalog, evidence: dict, now: dict[str, dict[str, PyPIRelease]], docs_dir: Path, posts: Path
+) -> list[str]:
     """Each thing a maintainer must do, as one sentence with the command or file to edit. The refetch comes
     first: a provisional page is written from the evidence (`python -m scripts.new_release X --provisional`)."""
     pages = catalog.by_version()
@@ -338,7 +344,7 @@ def _unlisted_patches(torch: dict[str, PyPIRelease], pages: dict, then: str) -> 
         release = pages.get(minor)
         for patch in patches:
             if release is not None and patch not in release.patches:
-                fix = _or_rerun(release, then, f"add \"{patch}\" to its patches (and its pairings)")
+                fix = _or_rerun(release, then, f'add "{patch}" to its patches (and its pairings)')
                 todo.append(f"torch {patch} is on PyPI but {_page(release)} does not list it: {fix}")
     return todo
 
@@ -363,10 +369,14 @@ def _paired(release, library: str, version: str, pin: str) -> bool:
     return any(c.values and c.values[0] == version and pin in c.torch for c in claims)
 
 
-def _missing_pairings(findings: Findings, evidence: dict, now: dict[str, dict[str, PyPIRelease]], pages: dict, docs_dir: Path, then: str) -> list[str]:
+def _missing_pairings(
+    findings: Findings, evidence: dict, now: dict[str, dict[str, PyPIRelease]], pages: dict, docs_dir: Path, then: str
+) -> list[str]:
     todo = []
     on_pypi = {v for v, r in now["torch"].items() if r.installable}
-    for (library, version), pin in sorted(_pins(findings, evidence).items(), key=lambda item: (item[0][0], version_key(item[0][1]))):
+    for (library, version), pin in sorted(
+        _pins(findings, evidence).items(), key=lambda item: (item[0][0], version_key(item[0][1]))
+    ):
         if now[library].get(version) is not None and not now[library][version].installable:
             continue  # yanked since: reported as such, not as a pairing to add
         release = pages.get(_minor(pin))
@@ -375,7 +385,9 @@ def _missing_pairings(findings: Findings, evidence: dict, now: dict[str, dict[st
         declared = f"{library} {version} declares torch=={pin}"
         if release is None:
             where = docs_dir / RELEASES_DIR / f"{_minor(pin)}.md"
-            todo.append(f"{declared}: add that pairing to {where} compat (a provisional page gets it from the evidence)")
+            todo.append(
+                f"{declared}: add that pairing to {where} compat (a provisional page gets it from the evidence)"
+            )
         elif pin in release.patches and not _paired(release, library, version, pin):
             todo.append(f"{declared}: " + _or_rerun(release, then, f"add that pairing to {_page(release)} compat"))
     return todo
@@ -403,7 +415,11 @@ def _new_pythons_on_pages(findings: Findings, pages: dict, then: str) -> list[st
     for release, added in findings.new_pythons:
         page = pages.get(_minor(release.version)) if release.package == "torch" else None
         if page is not None:
-            fix = _or_rerun(page, then, f"add them{then} to {_page(page)} compat python (a claim with sources [PyPI], or fix the value)")
+            fix = _or_rerun(
+                page,
+                then,
+                f"add them{then} to {_page(page)} compat python (a claim with sources [PyPI], or fix the value)",
+            )
             todo.append(f"torch {release.version} now has wheels for Python {', '.join(added)}: {fix}")
     return todo
 
@@ -413,9 +429,15 @@ def _new_pythons_on_pages(findings: Findings, pages: dict, then: str) -> list[st
 
 def report(findings: Findings, todo: list[str], evidence_path: Path) -> str:
     lines = [f"PyPI compared with {evidence_path} (checked {findings.checked}):", ""]
-    lines += _section("New files (uploaded after " + findings.checked + ", or of a release the evidence lacks)", _new_file_lines(findings))
+    lines += _section(
+        "New files (uploaded after " + findings.checked + ", or of a release the evidence lacks)",
+        _new_file_lines(findings),
+    )
     lines += _section("Yanked or removed since", [f"{release.name}: {what}" for release, what in findings.yanked])
-    lines += _section("New Python versions on releases the evidence has", [f"{r.name}: {', '.join(added)}" for r, added in findings.new_pythons])
+    lines += _section(
+        "New Python versions on releases the evidence has",
+        [f"{r.name}: {', '.join(added)}" for r, added in findings.new_pythons],
+    )
     if todo:
         lines += [f"Behind: {len(todo)} thing(s) to do:"] + [f"  {n}. {line}" for n, line in enumerate(todo, 1)]
     else:
@@ -432,8 +454,14 @@ def _new_file_lines(findings: Findings) -> list[str]:
     for (package, version), files in findings.new_files.items():
         days = sorted({_day(f) for f in files})
         when = days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
-        kind = "new release" if (package, version) in findings.new_releases else "more files for a release the evidence has"
-        text = f"{package} {version}: {len(files)} wheel(s) uploaded {when} ({kind}); Python {', '.join(_pythons(files))}"
+        kind = (
+            "new release"
+            if (package, version) in findings.new_releases
+            else "more files for a release the evidence has"
+        )
+        text = (
+            f"{package} {version}: {len(files)} wheel(s) uploaded {when} ({kind}); Python {', '.join(_pythons(files))}"
+        )
         pin, floor = findings.declared.get((package, version), (None, None))
         if pin:
             text += f"; declares torch=={pin}"
@@ -471,11 +499,11 @@ def _load_evidence(path: Path) -> dict:
     except json.JSONDecodeError as exc:
         raise UpstreamError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
     if not isinstance(evidence, dict) or not _is_day(str(evidence.get("checked", ""))):
-        raise UpstreamError(f"{path}:1: no \"checked\" day (YYYY-MM-DD)")
+        raise UpstreamError(f'{path}:1: no "checked" day (YYYY-MM-DD)')
     for package in PACKAGES:
         records = evidence.get(package, {})
         if not isinstance(records, dict) or not all(isinstance(r, dict) for r in records.values()):
-            raise UpstreamError(f"{path}:1: \"{package}\" is not a map of release -> record")
+            raise UpstreamError(f'{path}:1: "{package}" is not a map of release -> record')
     return evidence
 
 
@@ -489,10 +517,21 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--docs-dir", default=Path("docs"), type=Path, help="the MkDocs docs_dir (default: docs)")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--registry", default=REGISTRY, help=f"the registry to ask (default: {REGISTRY})")
-    source.add_argument("--recorded", type=Path, metavar="DIR", help="read saved answers from DIR instead of asking (offline)")
-    parser.add_argument("--update", action="store_true", help=f"after the report, ask again and rewrite DOCS_DIR/{EVIDENCE_FILE}")
-    parser.add_argument("--date", type=dt.date.fromisoformat, default=None, help="the day --update writes as \"checked\" (default: today)")
-    parser.add_argument("--posts", type=Path, default=REFERENCE_POSTS, help="copies of official posts, <minor>.md (default: ../shared/reference/official-posts)")
+    source.add_argument(
+        "--recorded", type=Path, metavar="DIR", help="read saved answers from DIR instead of asking (offline)"
+    )
+    parser.add_argument(
+        "--update", action="store_true", help=f"after the report, ask again and rewrite DOCS_DIR/{EVIDENCE_FILE}"
+    )
+    parser.add_argument(
+        "--date", type=dt.date.fromisoformat, default=None, help='the day --update writes as "checked" (default: today)'
+    )
+    parser.add_argument(
+        "--posts",
+        type=Path,
+        default=REFERENCE_POSTS,
+        help="copies of official posts, <minor>.md (default: ../shared/reference/official-posts)",
+    )
     return parser
 
 

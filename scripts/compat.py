@@ -74,17 +74,41 @@ SOURCES: dict[str, dict[str, str]] = {
     },
     "B": {"zh": "该版本的官方发布文章", "en": "the release's own post", "url": ""},
     "PyPI": {"zh": "PyPI 上的 wheel 元数据", "en": "wheel metadata on PyPI", "url": "https://pypi.org/project/torch/"},
-    "X": {"zh": "第三方项目中的版本固定（旁证）", "en": "version pins in third-party projects (corroboration)", "url": ""},
+    "X": {
+        "zh": "第三方项目中的版本固定（旁证）",
+        "en": "version pins in third-party projects (corroboration)",
+        "url": "",
+    },
 }
 EVIDENCE_KEYS = ("official", "copy", "derived")
 
-PYTHON_VERSIONS = ("2.7", "3.5", "3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15", "3.13t", "3.14t", "3.15t")
+PYTHON_VERSIONS = (
+    "2.7",
+    "3.5",
+    "3.6",
+    "3.7",
+    "3.8",
+    "3.9",
+    "3.10",
+    "3.11",
+    "3.12",
+    "3.13",
+    "3.14",
+    "3.15",
+    "3.13t",
+    "3.14t",
+    "3.15t",
+)
 CUDA_VERSIONS = (
     "7.5", "8.0", "9.0", "9.1", "9.2", "10.0", "10.1", "10.2", "11.0", "11.1", "11.3", "11.5", "11.6", "11.7", "11.8",
     "12.1", "12.4", "12.6", "12.8", "12.9", "13.0", "13.2",
 )  # fmt: skip
 CXX_STANDARDS = ("14", "17", "20")
-KNOWN_VERSIONS = {"python": ("Python", PYTHON_VERSIONS), "cuda": ("CUDA", CUDA_VERSIONS), "pypi_cuda": ("CUDA", CUDA_VERSIONS)}
+KNOWN_VERSIONS = {
+    "python": ("Python", PYTHON_VERSIONS),
+    "cuda": ("CUDA", CUDA_VERSIONS),
+    "pypi_cuda": ("CUDA", CUDA_VERSIONS),
+}
 ROCM_RE = re.compile(r"^\d\.\d{1,2}(\.\d{1,2}){0,2}$")
 LIBRARY_VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 NOTE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -104,7 +128,9 @@ _COMMON_KEYS = ("torch", "channel", "sources", "evidence", "note")
 
 @dataclass(frozen=True)
 class Claim:
-    values: tuple[str, ...]  # python: supported · cuda: stable · rocm: versions · cxx: (standard,) · libraries: (version,)
+    values: tuple[
+        str, ...
+    ]  # python: supported · cuda: stable · rocm: versions · cxx: (standard,) · libraries: (version,)
     sources: tuple[str, ...]
     evidence: str
     line: int
@@ -133,7 +159,7 @@ class Compat:
     def claims(self, name: str) -> tuple[Claim, ...]:
         return getattr(self, name)
 
-    def with_notes(self, notes: dict | None) -> "Compat":
+    def with_notes(self, notes: dict | None) -> Compat:
         """The same facts with another language's note texts (`{id: {"name": text}}` as read from a page)."""
         if notes is None:
             return self
@@ -166,9 +192,15 @@ class Compat:
                 return claim.values[0]
         return None
 
-    def versions(self, name: str, patch: str | None = None, channel: str = "pip", experimental: bool = True) -> list[str]:
+    def versions(
+        self, name: str, patch: str | None = None, channel: str = "pip", experimental: bool = True
+    ) -> list[str]:
         """Python/CUDA/ROCm versions of the release's binaries (or of one patch release), first claims only."""
-        chosen = [c for c in self.primary(name) if c.channel in (None, channel) and (not c.torch or (patch is not None and patch in c.torch))]
+        chosen = [
+            c
+            for c in self.primary(name)
+            if c.channel in (None, channel) and (not c.torch or (patch is not None and patch in c.torch))
+        ]
         scoped = [c for c in chosen if c.torch]
         chosen = scoped or chosen  # a patch-scoped claim replaces the release-wide one for that patch
         out: list[str] = []
@@ -219,13 +251,18 @@ def parse_compat(r, node: yaml.Node, version: str, patches: list[str]) -> Compat
         parsed[name] = tuple(claims)
     for nid in notes:
         if nid not in used_notes:
-            r.problem(r.line(fields["notes"][1]), f"compatibility note '{nid}' is not used by any claim (add 'note: {nid}' to one)")
+            r.problem(
+                r.line(fields["notes"][1]),
+                f"compatibility note '{nid}' is not used by any claim (add 'note: {nid}' to one)",
+            )
     if len(r.problems) != count:
         return None
     return Compat(notes=notes, not_on_pypi=tuple(not_on_pypi), **parsed)
 
 
-def _parse_claim(r, item: yaml.Node, name: str, version: str, patches: list[str], notes: dict[str, str]) -> Claim | None:
+def _parse_claim(
+    r, item: yaml.Node, name: str, version: str, patches: list[str], notes: dict[str, str]
+) -> Claim | None:
     value_keys = _VALUE_KEYS[name]
     required = (value_keys[0], "sources", "evidence") + (("torch",) if name in ("torchvision", "torchaudio") else ())
     fields = r.fields(item, f"a {name} claim", value_keys + _COMMON_KEYS, required)
@@ -264,7 +301,9 @@ def _parse_claim(r, item: yaml.Node, name: str, version: str, patches: list[str]
                 continue
             if patch not in patches:
                 known = ", ".join(patches) if patches else "none: add 'patches' to the page"
-                r.problem(r.line(node), f"torch {patch} is not a patch release of {version} listed in 'patches' ({known})")
+                r.problem(
+                    r.line(node), f"torch {patch} is not a patch release of {version} listed in 'patches' ({known})"
+                )
         torch = tuple(p for p in (scope or []) if p)
     channel = r.choice(fields["channel"][1], "channel", CHANNELS, "channel") if "channel" in fields else None
     sources = r.text_list(fields["sources"][1], "sources") or []
@@ -289,4 +328,3 @@ def _parse_claim(r, item: yaml.Node, name: str, version: str, patches: list[str]
         channel=channel,
         note=note,
     )
-

@@ -11,7 +11,7 @@ import json
 from scripts.compat import SOURCES, Claim
 from scripts.install_view import SYSTEM_NAMES, python_summary  # noqa: F401 - python_summary: kept importable from here
 from scripts.registry import MAIN_PLATFORM, PLATFORMS
-from scripts.releases import EVIDENCE, Catalog, Release, version_key
+from scripts.releases import Catalog, Release
 from scripts.render import esc, evidence_mark
 from scripts.verdicts import PYPI, Pin, install_patch, library_pin, pypi_builds, python_verdict
 
@@ -87,7 +87,7 @@ UI["en"].update(
         "gap": "—",
         "gap_title": "not stated by our sources",
         "legend_title": "Sources and evidence",
-        "legend_intro": "The letters after each value name its sources; ◆ marks a third-party copy of official text or a derived value (official values carry no mark); ⚠ marks a disagreement between sources, both shown; a \"note\" opens on a click.",
+        "legend_intro": 'The letters after each value name its sources; ◆ marks a third-party copy of official text or a derived value (official values carry no mark); ⚠ marks a disagreement between sources, both shown; a "note" opens on a click.',
         "pending": "PyPI already lists {version} (first upload {uploaded}, checked {checked}), but its official release post is not available here yet, so it has no page; PyPI shows Python {python}.",
         "conflict": "another source",
         "note": "note",
@@ -166,11 +166,16 @@ def _filter_values(release: Release, evidence: dict | None) -> dict[str, list[st
     """What the filters match: the Python verdict (PyPI's Linux x86_64 wheels where PyPI has the release), the CUDA
     variants of the sources, the torchvision a plain pip command pins, and the release itself."""
     compat = release.compat
-    values = {"release": {release.version}, "python": set(python_verdict(release, evidence).versions), "cuda": set(), "torchvision": set()}
+    values = {
+        "release": {release.version},
+        "python": set(python_verdict(release, evidence).versions),
+        "cuda": set(),
+        "torchvision": set(),
+    }
     if compat is not None:
         for claim in compat.primary("cuda"):
             values["cuda"].update(claim.values + claim.experimental)
-    for patch, pin in _library_pins(release, evidence, "torchvision"):
+    for _patch, pin in _library_pins(release, evidence, "torchvision"):
         values["torchvision"].add(pin.version)
     return {k: sorted(v, key=_sort_key) for k, v in values.items()}
 
@@ -181,7 +186,9 @@ def _sort_key(version: str) -> tuple:
 
 def _library_pins(release: Release, evidence: dict | None, name: str) -> list[tuple[str, Pin]]:
     """(patch, pin) for every patch PyPI has (the patches of the sources where it has none)."""
-    patches = [p for p in release.patches if not release.compat or p not in release.compat.not_on_pypi] or list(release.patches)
+    patches = [p for p in release.patches if not release.compat or p not in release.compat.not_on_pypi] or list(
+        release.patches
+    )
     out = []
     for patch in patches:
         pin = library_pin(release, evidence, name, patch)
@@ -199,7 +206,11 @@ def _library_verdict(release: Release, evidence: dict | None, name: str, lang: s
     versions = list(dict.fromkeys(pin.version for _, pin in pins))
     if len(versions) == 1:
         return f'<span class="verdict-value">{esc(versions[0] + marks[versions[0]])}</span>'
-    return '<span class="verdict-value">' + " · ".join(f"{esc(patch)} → {esc(pin.version + marks[pin.version])}" for patch, pin in pins) + "</span>"
+    return (
+        '<span class="verdict-value">'
+        + " · ".join(f"{esc(patch)} → {esc(pin.version + marks[pin.version])}" for patch, pin in pins)
+        + "</span>"
+    )
 
 
 def _gap(lang: str) -> str:
@@ -230,7 +241,11 @@ def _python_cell(release: Release, evidence: dict | None, lang: str) -> str:
     if not verdict.versions:
         return "<td>" + _gap(lang) + "</td>"
     by_platform = {p: python_summary(v) for p, v in verdict.per_platform.items()}
-    mark = "" if verdict.source == PYPI else f' <abbr class="claim-sources" title="{esc(UI[lang]["from_tables"])}">{esc(verdict.source)}</abbr>'
+    mark = (
+        ""
+        if verdict.source == PYPI
+        else f' <abbr class="claim-sources" title="{esc(UI[lang]["from_tables"])}">{esc(verdict.source)}</abbr>'
+    )
     data = esc(json.dumps(by_platform, sort_keys=True, ensure_ascii=False))
     return f'<td data-label="{esc(UI[lang]["col_python"])}" data-python-by-platform="{data}"><span class="verdict-value">{esc(python_summary(verdict.versions))}</span>{mark}</td>'
 
@@ -259,7 +274,9 @@ def _sources_details(release: Release, evidence: dict | None, lang: str) -> str:
         items.append(f"<dt>PyPI · torch {esc(patch)}</dt><dd>{esc(wheels)}</dd>")
     if not items:
         return ""
-    return f'<details class="row-sources"><summary>{esc(t["sources_short"])}</summary><dl>{"".join(items)}</dl></details>'
+    return (
+        f'<details class="row-sources"><summary>{esc(t["sources_short"])}</summary><dl>{"".join(items)}</dl></details>'
+    )
 
 
 def compat_matrix(catalog: Catalog, lang: str, href, evidence: dict | None = None) -> str:
@@ -268,22 +285,37 @@ def compat_matrix(catalog: Catalog, lang: str, href, evidence: dict | None = Non
     (views.js, install.js), no server. No inner scroll box: the page scrolls and the header row stays in view."""
     t = UI[lang]
     rows = [(release, _filter_values(release, evidence)) for release in catalog.releases]
-    options = {key: sorted({v for _, values in rows for v in values[key]}, key=_sort_key, reverse=True) for key in FILTERS}
+    options = {
+        key: sorted({v for _, values in rows for v in values[key]}, key=_sort_key, reverse=True) for key in FILTERS
+    }
     out = ['<form class="compat-filters" id="compat-filters" data-target="compat-table">']
     for key in FILTERS:
         # A label and its select stay together on a line (a phone wraps the pairs, not a label from its select).
         out.append(f'<span class="filter-pair"><label for="compat-{key}">{esc(t["filter_" + key])}</label>')
-        out.append(f'<select id="compat-{key}" name="{key}" data-filter="{key}"><option value="">{esc(t["filter_any"])}</option>')
+        out.append(
+            f'<select id="compat-{key}" name="{key}" data-filter="{key}"><option value="">{esc(t["filter_any"])}</option>'
+        )
         out += [f'<option value="{esc(v)}">{esc(v)}</option>' for v in options[key]]
         out.append("</select></span>")
-    out.append(f'<span class="filter-pair"><label for="compat-platform">{esc(t["filter_platform"])}</label><select id="compat-platform" name="platform">')
-    out += [f'<option value="{"" if p == MAIN_PLATFORM else esc(p)}">{esc(SYSTEM_NAMES[p][lang])}</option>' for p in PLATFORMS]
+    out.append(
+        f'<span class="filter-pair"><label for="compat-platform">{esc(t["filter_platform"])}</label><select id="compat-platform" name="platform">'
+    )
+    out += [
+        f'<option value="{"" if p == MAIN_PLATFORM else esc(p)}">{esc(SYSTEM_NAMES[p][lang])}</option>'
+        for p in PLATFORMS
+    ]
     out.append("</select></span>")
     out.append(f'<button type="reset" class="md-button">{esc(t["filter_reset"])}</button>')
     out.append("</form>")
-    out.append(f'<p class="compat-count" id="compat-count" aria-live="polite" data-template="{esc(t["filter_count"])}">{esc(t["filter_count"].format(shown=len(rows), total=len(rows)))}</p>')
+    out.append(
+        f'<p class="compat-count" id="compat-count" aria-live="polite" data-template="{esc(t["filter_count"])}">{esc(t["filter_count"].format(shown=len(rows), total=len(rows)))}</p>'
+    )
     out.append(f'<p class="compat-none" id="compat-none" hidden>{esc(t["filter_none"])}</p>')
-    out += ['<table class="compat-table" id="compat-table">', f'<caption class="visually-hidden">{esc(t["matrix_caption"])}</caption>', "<thead><tr>"]
+    out += [
+        '<table class="compat-table" id="compat-table">',
+        f'<caption class="visually-hidden">{esc(t["matrix_caption"])}</caption>',
+        "<thead><tr>",
+    ]
     out.append(f'<th scope="col">{esc(t["col_release"])}</th>')
     out += [f'<th scope="col">{esc(t["col_" + col])}</th>' for col in MATRIX_ORDER]
     out.append(f'<th scope="col">{esc(t["col_sources"])}</th>')
@@ -312,7 +344,9 @@ def compat_matrix(catalog: Catalog, lang: str, href, evidence: dict | None = Non
             else:
                 cell = _values_verdict(release, col, lang)
             out.append(f'<td data-label="{esc(t["col_" + col])}">{cell}</td>')
-        out.append(f'<td data-label="{esc(t["col_sources"])}" class="row-sources-cell">{_sources_details(release, evidence, lang)}</td>')
+        out.append(
+            f'<td data-label="{esc(t["col_sources"])}" class="row-sources-cell">{_sources_details(release, evidence, lang)}</td>'
+        )
         out.append("</tr>")
     out += ["</tbody></table>"]
     out.append(f'<p class="compat-key">{esc(t["matrix_key"])}</p>')
@@ -323,9 +357,15 @@ def compat_matrix(catalog: Catalog, lang: str, href, evidence: dict | None = Non
         if pending:
             version, uploaded = pending
             python = python_summary(evidence["torch"][version]["python"])
-            out.append(f'<p class="compat-pending">{esc(t["pending"].format(version=version, uploaded=uploaded, checked=evidence["checked"], python=python))}</p>')
+            out.append(
+                f'<p class="compat-pending">{esc(t["pending"].format(version=version, uploaded=uploaded, checked=evidence["checked"], python=python))}</p>'
+            )
         out.append(f'<p class="compat-checked">{esc(t["checked"].format(checked=evidence["checked"]))}</p>')
-    out += [f'<h2 id="sources">{esc(t["legend_title"])}</h2>', f"<p>{esc(t['legend_intro'])}</p>", '<dl class="compat-legend">']
+    out += [
+        f'<h2 id="sources">{esc(t["legend_title"])}</h2>',
+        f"<p>{esc(t['legend_intro'])}</p>",
+        '<dl class="compat-legend">',
+    ]
     for key, source in SOURCES.items():
         link = f' <a href="{esc(source["url"])}">{esc(source["url"].split("://")[-1])}</a>' if source["url"] else ""
         out.append(f"<dt>{esc(key)}</dt><dd>{esc(source[lang])}{link}</dd>")

@@ -10,7 +10,8 @@ import email.utils
 import json
 import xml.etree.ElementTree as ET
 
-from scripts.compat import FIELDS as COMPAT_FIELDS, SOURCES
+from scripts.compat import FIELDS as COMPAT_FIELDS
+from scripts.compat import SOURCES
 from scripts.releases import AREAS, CHANGE_CATEGORIES, EVIDENCE, LANGUAGES, MATURITY_LABELS, SUPPORT_ENDS, Catalog
 
 FEED_NAME = "feed.xml"
@@ -25,7 +26,7 @@ def absolute(site_url: str, relative: str) -> str:
 
 
 def _rfc822(day: dt.date) -> str:
-    return email.utils.format_datetime(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc))
+    return email.utils.format_datetime(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC))
 
 
 def rss_feed(catalog: Catalog, lang: str, site_url: str, title: str, description: str) -> str:
@@ -37,7 +38,9 @@ def rss_feed(catalog: Catalog, lang: str, site_url: str, title: str, description
     ET.SubElement(channel, "link").text = home
     ET.SubElement(channel, "description").text = description
     ET.SubElement(channel, "language").text = RSS_LANGUAGE[lang]
-    ET.SubElement(channel, "atom:link", {"href": absolute(home, FEED_NAME), "rel": "self", "type": "application/rss+xml"})
+    ET.SubElement(
+        channel, "atom:link", {"href": absolute(home, FEED_NAME), "rel": "self", "type": "application/rss+xml"}
+    )
     if catalog.releases:
         ET.SubElement(channel, "pubDate").text = _rfc822(catalog.releases[0].date)
     for release in catalog.releases:
@@ -46,7 +49,9 @@ def rss_feed(catalog: Catalog, lang: str, site_url: str, title: str, description
         ET.SubElement(item, "title").text = page.title
         ET.SubElement(item, "link").text = absolute(site_url, page.url)
         ET.SubElement(item, "guid", {"isPermaLink": "true"}).text = absolute(site_url, page.url)
-        if page.date_precision == "day":  # an RSS date is a day: a month-only release gets none rather than a made-up one
+        if (
+            page.date_precision == "day"
+        ):  # an RSS date is a day: a month-only release gets none rather than a made-up one
             ET.SubElement(item, "pubDate").text = _rfc822(page.date)
         ET.SubElement(item, "description").text = page.summary
         for area in dict.fromkeys(f.area for f in page.features):
@@ -138,7 +143,12 @@ def releases_json(catalog: Catalog, site_url: str) -> str:
         }
         if release.lts:
             lts = release.lts
-            entry["lts"] = {"patches": list(lts.patches), "source": lts.source, "evidence": lts.evidence, "note": {lang: pages[lang].lts.note for lang in LANGUAGES}}
+            entry["lts"] = {
+                "patches": list(lts.patches),
+                "source": lts.source,
+                "evidence": lts.evidence,
+                "note": {lang: pages[lang].lts.note for lang in LANGUAGES},
+            }
         compat = _compat(release)
         if compat:
             entry["compat"] = compat
@@ -148,7 +158,12 @@ def releases_json(catalog: Catalog, site_url: str) -> str:
 
 
 def _per_lang(kind: dict) -> dict:
-    return {"type": "object", "required": list(LANGUAGES), "additionalProperties": False, "properties": {lang: kind for lang in LANGUAGES}}
+    return {
+        "type": "object",
+        "required": list(LANGUAGES),
+        "additionalProperties": False,
+        "properties": {lang: kind for lang in LANGUAGES},
+    }
 
 
 _CLAIM = {
@@ -180,11 +195,29 @@ RELEASES_SCHEMA = {
             "description": "newest first",
             "items": {
                 "type": "object",
-                "required": ["version", "date", "date_precision", "date_evidence", "source", "source_evidence", "url", "title", "summary", "patches", "features", "changes", "provisional"],
+                "required": [
+                    "version",
+                    "date",
+                    "date_precision",
+                    "date_evidence",
+                    "source",
+                    "source_evidence",
+                    "url",
+                    "title",
+                    "summary",
+                    "patches",
+                    "features",
+                    "changes",
+                    "provisional",
+                ],
                 "additionalProperties": False,
                 "properties": {
                     "version": {"type": "string", "pattern": r"^\d+\.\d+$"},
-                    "date": {"type": "string", "pattern": r"^\d{4}-\d{2}(-\d{2})?$", "description": "YYYY-MM-DD, or YYYY-MM when only the month is known"},
+                    "date": {
+                        "type": "string",
+                        "pattern": r"^\d{4}-\d{2}(-\d{2})?$",
+                        "description": "YYYY-MM-DD, or YYYY-MM when only the month is known",
+                    },
                     "date_precision": {"enum": ["day", "month"]},
                     "date_evidence": {"enum": list(EVIDENCE)},
                     "source": {"type": "string", "pattern": "^https://"},
@@ -203,7 +236,11 @@ RELEASES_SCHEMA = {
                         "required": ["patches", "source", "evidence", "note"],
                         "additionalProperties": False,
                         "properties": {
-                            "patches": {"type": "array", "items": {"type": "string", "pattern": r"^\d+\.\d+\.\d+$"}, "minItems": 1},
+                            "patches": {
+                                "type": "array",
+                                "items": {"type": "string", "pattern": r"^\d+\.\d+\.\d+$"},
+                                "minItems": 1,
+                            },
                             "source": {"type": "string", "pattern": "^https://"},
                             "evidence": {"enum": list(EVIDENCE)},
                             "note": _per_lang({"type": "string", "minLength": 1}),
@@ -237,7 +274,12 @@ RELEASES_SCHEMA = {
                                 "evidence": {"enum": list(EVIDENCE)},
                                 "affects": {"type": "array", "items": {"type": "string"}},
                                 "drops": {"type": "array", "items": {"type": "string"}},
-                                "follows": {"type": "object", "required": ["version", "id"], "additionalProperties": False, "properties": {"version": {"type": "string"}, "id": {"type": "string"}}},
+                                "follows": {
+                                    "type": "object",
+                                    "required": ["version", "id"],
+                                    "additionalProperties": False,
+                                    "properties": {"version": {"type": "string"}, "id": {"type": "string"}},
+                                },
                                 "ends": {"enum": list(SUPPORT_ENDS)},
                                 "last_supported": {"type": "string"},
                             },
@@ -248,7 +290,10 @@ RELEASES_SCHEMA = {
                         "additionalProperties": False,
                         "properties": {
                             **{name: {"type": "array", "items": _CLAIM} for name in COMPAT_FIELDS},
-                            "notes": {"type": "object", "additionalProperties": _per_lang({"type": "string", "minLength": 1})},
+                            "notes": {
+                                "type": "object",
+                                "additionalProperties": _per_lang({"type": "string", "minLength": 1}),
+                            },
                             "not_on_pypi": {"type": "array", "items": {"type": "string"}},
                         },
                     },

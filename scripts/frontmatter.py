@@ -40,7 +40,9 @@ CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 NEWLINE_RE = re.compile(r"[\n\r]")
 # A URL we are willing to put in an href: https, a real host, and only URL-safe characters (no quotes,
 # brackets, spaces or backslashes that could end an attribute or a Markdown link).
-URL_SAFE_RE = re.compile(r"^https://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9\-._~%!$&*+,;=:@/]*)?(\?[A-Za-z0-9\-._~%!$&*+,;=:@/?]*)?(#[A-Za-z0-9\-._~%!$&*+,;=:@/?]*)?$")
+URL_SAFE_RE = re.compile(
+    r"^https://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9\-._~%!$&*+,;=:@/]*)?(\?[A-Za-z0-9\-._~%!$&*+,;=:@/?]*)?(#[A-Za-z0-9\-._~%!$&*+,;=:@/?]*)?$"
+)
 # Code points an XML 1.0 document cannot hold (the feeds are XML): C0 controls other than tab, LF and CR;
 # surrogates (only lone ones survive decoding); and the noncharacters U+FDD0-U+FDEF and U+xFFFE/U+xFFFF of
 # every plane, which YAML's "\uFFFE" escapes let through though its reader refuses them written raw.
@@ -83,7 +85,9 @@ def read_page_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
     try:
         data = path.read_bytes()
     except IsADirectoryError:
-        return None, [Problem(shown, 1, "is a folder, not a Markdown file: rename it (MkDocs would try to read it as a page)")]
+        return None, [
+            Problem(shown, 1, "is a folder, not a Markdown file: rename it (MkDocs would try to read it as a page)")
+        ]
     except OSError as exc:
         return None, [Problem(shown, 1, f"cannot be read: {exc.strerror or exc}")]
     if data.startswith(b"\xef\xbb\xbf"):
@@ -93,7 +97,13 @@ def read_page_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, [Problem(shown, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at column {column}): save the file as UTF-8")]
+        return None, [
+            Problem(
+                shown,
+                line,
+                f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at column {column}): save the file as UTF-8",
+            )
+        ]
     return text.replace("\r\n", "\n").replace("\r", "\n"), []
 
 
@@ -139,9 +149,21 @@ def _anchor_and_alias_problems(front: str, shown: str, offset: int) -> list[Prob
     try:
         for token in yaml.scan(front, Loader=_COMPOSER):
             if isinstance(token, yaml.AliasToken):
-                problems.append(Problem(shown, offset + token.start_mark.line, f"YAML aliases (*{token.value}) are not allowed in front matter: write the value out"))
+                problems.append(
+                    Problem(
+                        shown,
+                        offset + token.start_mark.line,
+                        f"YAML aliases (*{token.value}) are not allowed in front matter: write the value out",
+                    )
+                )
             elif isinstance(token, yaml.AnchorToken):
-                problems.append(Problem(shown, offset + token.start_mark.line, f"YAML anchors (&{token.value}) are not allowed in front matter: write the value out"))
+                problems.append(
+                    Problem(
+                        shown,
+                        offset + token.start_mark.line,
+                        f"YAML anchors (&{token.value}) are not allowed in front matter: write the value out",
+                    )
+                )
     except yaml.YAMLError:
         pass
     return problems
@@ -158,7 +180,13 @@ def _code_point_problems(root: yaml.Node, shown: str, offset: int) -> list[Probl
             line = offset + node.start_mark.line
             if node.style in ("|", ">"):  # a block scalar's text starts on the line after its indicator
                 line += 1 + node.value.count("\n", 0, bad.start())
-            problems.append(Problem(shown, line, f"U+{ord(bad.group()):04X} is not allowed in front matter (a control character, noncharacter or lone surrogate that XML, and so the feed, cannot carry): remove it"))
+            problems.append(
+                Problem(
+                    shown,
+                    line,
+                    f"U+{ord(bad.group()):04X} is not allowed in front matter (a control character, noncharacter or lone surrogate that XML, and so the feed, cannot carry): remove it",
+                )
+            )
     return problems
 
 
@@ -194,11 +222,19 @@ def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatt
             return None, [Problem(shown, 1, "front matter is empty")]
         return FrontMatter(None, body, body_line, offset), []
     if not isinstance(root, yaml.MappingNode):
-        return None, [Problem(shown, offset + root.start_mark.line, "malformed front matter: expected 'key: value' lines")]
+        return None, [
+            Problem(shown, offset + root.start_mark.line, "malformed front matter: expected 'key: value' lines")
+        ]
     problems = _code_point_problems(root, shown, offset)
     for node in _walk(root):
         if node.tag not in STANDARD_TAGS:
-            problems.append(Problem(shown, offset + node.start_mark.line, f"unknown YAML tag '{node.tag}': front matter values are plain text, lists and mappings"))
+            problems.append(
+                Problem(
+                    shown,
+                    offset + node.start_mark.line,
+                    f"unknown YAML tag '{node.tag}': front matter values are plain text, lists and mappings",
+                )
+            )
         if isinstance(node, yaml.MappingNode):
             seen: set[str] = set()
             for key, _ in node.value:
@@ -227,7 +263,14 @@ class Reader:
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.shown, line, message))
 
-    def fields(self, node: yaml.Node, where: str, allowed: tuple[str, ...], required: tuple[str, ...] = (), line: int | None = None) -> dict[str, tuple[yaml.Node, yaml.Node]] | None:
+    def fields(
+        self,
+        node: yaml.Node,
+        where: str,
+        allowed: tuple[str, ...],
+        required: tuple[str, ...] = (),
+        line: int | None = None,
+    ) -> dict[str, tuple[yaml.Node, yaml.Node]] | None:
         """The mapping's fields by name, after reporting unknown and missing ones."""
         if not isinstance(node, yaml.MappingNode):
             self.problem(self.line(node), f"{where} must be a mapping of 'name: value' fields")
@@ -238,12 +281,17 @@ class Reader:
                 self.problem(self.line(key), f"unknown field '{name}' in {where} (allowed: {', '.join(allowed)})")
         for name in required:
             if name not in fields:
-                self.problem(line if line is not None else self.line(node), f"{where} is missing required field '{name}'")
+                self.problem(
+                    line if line is not None else self.line(node), f"{where} is missing required field '{name}'"
+                )
         return fields
 
     def scalar(self, node: yaml.Node, name: str) -> str | None:
         if not isinstance(node, yaml.ScalarNode):
-            self.problem(self.line(node), f"field '{name}' must be text, not a {'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}")
+            self.problem(
+                self.line(node),
+                f"field '{name}' must be text, not a {'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}",
+            )
             return None
         return node.value
 
@@ -304,9 +352,11 @@ class Reader:
             return None
         return value
 
-    def text_list(self, node: yaml.Node, name: str, pattern: re.Pattern | None = None, expected: str = "") -> list[str] | None:
+    def text_list(
+        self, node: yaml.Node, name: str, pattern: re.Pattern | None = None, expected: str = ""
+    ) -> list[str] | None:
         if not isinstance(node, yaml.SequenceNode):
-            self.problem(self.line(node), f"field '{name}' must be a list, e.g. [\"a\", \"b\"]")
+            self.problem(self.line(node), f'field \'{name}\' must be a list, e.g. ["a", "b"]')
             return None
         values = []
         for item in node.value:
@@ -330,7 +380,7 @@ def url_problem(value: str) -> str | None:
     """Why `value` is not a safe https:// link with a real host, or None if it is."""
     if not value.startswith("https://"):
         return "expected an https:// link"
-    host = re.split(r"[/?#:]", value[len("https://"):], maxsplit=1)[0]
+    host = re.split(r"[/?#:]", value[len("https://") :], maxsplit=1)[0]
     if not HOST_RE.match(host):
         return "it has no valid host name"
     if not URL_SAFE_RE.match(value):

@@ -30,7 +30,9 @@ def feature_history(catalog: Catalog, lang: str) -> list[dict]:
     history: dict[str, dict] = {}
     for index, release in enumerate(oldest_first):
         for feature in release.pages[lang].features:
-            entry = history.setdefault(feature.id, {"id": feature.id, "area": feature.area, "first": index, "cells": {}, "steps": []})
+            entry = history.setdefault(
+                feature.id, {"id": feature.id, "area": feature.area, "first": index, "cells": {}, "steps": []}
+            )
             entry["name"] = feature.name  # the newest release's wording wins
             entry["last"] = index
             entry["cells"][release.version] = feature.maturity

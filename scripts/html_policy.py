@@ -46,13 +46,65 @@ PATTERN_ATTRIBUTES = re.compile(r"^(data|aria)-[a-z0-9_.-]+$")
 # Markdown, its extensions (tables, admonitions, tabs, details, highlighting, toc) and this project's
 # generators emit, plus ordinary text markup an author may write.
 HTML_ELEMENTS: dict[str, set[str]] = {
-    **{name: set() for name in (
-        "abbr", "article", "aside", "b", "bdi", "br", "caption", "cite", "code", "dd", "dfn", "div", "dl", "dt",
-        "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "kbd", "legend",
-        "mark", "nav", "noscript", "p", "pre", "rp", "rt", "ruby", "s", "samp", "section", "small", "span",
-        "strong", "sub", "summary", "sup", "table", "tbody", "tfoot", "thead", "tr", "u", "ul", "var", "wbr",
-        "fieldset",
-    )},
+    **{
+        name: set()
+        for name in (
+            "abbr",
+            "article",
+            "aside",
+            "b",
+            "bdi",
+            "br",
+            "caption",
+            "cite",
+            "code",
+            "dd",
+            "dfn",
+            "div",
+            "dl",
+            "dt",
+            "em",
+            "figcaption",
+            "figure",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "hr",
+            "i",
+            "kbd",
+            "legend",
+            "mark",
+            "nav",
+            "noscript",
+            "p",
+            "pre",
+            "rp",
+            "rt",
+            "ruby",
+            "s",
+            "samp",
+            "section",
+            "small",
+            "span",
+            "strong",
+            "sub",
+            "summary",
+            "sup",
+            "table",
+            "tbody",
+            "tfoot",
+            "thead",
+            "tr",
+            "u",
+            "ul",
+            "var",
+            "wbr",
+            "fieldset",
+        )
+    },
     "a": {"href", "hreflang"},
     "blockquote": {"cite"},
     "q": {"cite"},
@@ -89,13 +141,65 @@ DATA_ISLAND_IDS = {"compare-data", "compare-strings"}
 TABLE_ALIGN_STYLE = re.compile(r"^text-align:\s*(left|right|center);?$")
 
 # Inline SVG a page may draw (charts): shapes and text, nothing that loads, links, animates or runs.
-SVG_ELEMENTS = {"svg", "g", "rect", "line", "path", "polyline", "polygon", "circle", "ellipse", "text", "tspan", "title", "desc"}
+SVG_ELEMENTS = {
+    "svg",
+    "g",
+    "rect",
+    "line",
+    "path",
+    "polyline",
+    "polygon",
+    "circle",
+    "ellipse",
+    "text",
+    "tspan",
+    "title",
+    "desc",
+}
 SVG_ATTRIBUTES = {
-    "x", "y", "x1", "y1", "x2", "y2", "dx", "dy", "width", "height", "rx", "ry", "cx", "cy", "r", "d", "points",
-    "transform", "viewBox", "preserveAspectRatio", "class", "role", "id", "lang", "xml:lang", "tabindex", "focusable",
-    "fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap", "stroke-linejoin",
-    "stroke-opacity", "opacity", "text-anchor", "dominant-baseline", "font-size", "font-weight", "version",
-    "xmlns", "xmlns:xlink",
+    "x",
+    "y",
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "dx",
+    "dy",
+    "width",
+    "height",
+    "rx",
+    "ry",
+    "cx",
+    "cy",
+    "r",
+    "d",
+    "points",
+    "transform",
+    "viewBox",
+    "preserveAspectRatio",
+    "class",
+    "role",
+    "id",
+    "lang",
+    "xml:lang",
+    "tabindex",
+    "focusable",
+    "fill",
+    "fill-opacity",
+    "stroke",
+    "stroke-width",
+    "stroke-dasharray",
+    "stroke-linecap",
+    "stroke-linejoin",
+    "stroke-opacity",
+    "opacity",
+    "text-anchor",
+    "dominant-baseline",
+    "font-size",
+    "font-weight",
+    "version",
+    "xmlns",
+    "xmlns:xlink",
 }
 # A paint may refer to a gradient or pattern of the same drawing, never to another document.
 SVG_LOCAL_PAINT = re.compile(r"^\s*url\(\s*#[A-Za-z][\w.-]*\s*\)\s*$")
@@ -104,20 +208,37 @@ SVG_LOCAL_PAINT = re.compile(r"^\s*url\(\s*#[A-Za-z][\w.-]*\s*\)\s*$")
 REFUSED_ELEMENTS = {
     "script": "scripts run in the site's origin",
     "style": "style sheets can restyle or cover the page and load from other hosts",
-    "iframe": "it embeds another document", "object": "it embeds another document", "embed": "it embeds another document",
-    "frame": "it embeds another document", "portal": "it embeds another document",
-    "base": "it changes where every link of the page goes", "meta": "it can redirect the page",
-    "link": "it loads from other hosts", "template": "it can attach hidden markup",
-    "animate": "SVG animation can rewrite a link into javascript:", "set": "SVG animation can rewrite a link into javascript:",
-    "animateMotion": "SVG animation can rewrite a link into javascript:", "animateTransform": "SVG animation can rewrite a link into javascript:",
-    "image": "it loads from other hosts", "use": "it can pull in another document", "foreignObject": "it embeds HTML inside SVG",
-    "video": "it loads from other hosts", "audio": "it loads from other hosts", "source": "it loads from other hosts",
-    "picture": "it loads from other hosts", "track": "it loads from other hosts", "math": "MathML is not used here",
+    "iframe": "it embeds another document",
+    "object": "it embeds another document",
+    "embed": "it embeds another document",
+    "frame": "it embeds another document",
+    "portal": "it embeds another document",
+    "base": "it changes where every link of the page goes",
+    "meta": "it can redirect the page",
+    "link": "it loads from other hosts",
+    "template": "it can attach hidden markup",
+    "animate": "SVG animation can rewrite a link into javascript:",
+    "set": "SVG animation can rewrite a link into javascript:",
+    "animateMotion": "SVG animation can rewrite a link into javascript:",
+    "animateTransform": "SVG animation can rewrite a link into javascript:",
+    "image": "it loads from other hosts",
+    "use": "it can pull in another document",
+    "foreignObject": "it embeds HTML inside SVG",
+    "video": "it loads from other hosts",
+    "audio": "it loads from other hosts",
+    "source": "it loads from other hosts",
+    "picture": "it loads from other hosts",
+    "track": "it loads from other hosts",
+    "math": "MathML is not used here",
 }
 REFUSED_ATTRIBUTES = {
     "style": "inline style can cover the page or load from other hosts",
-    "srcset": "it loads from other hosts", "poster": "it loads from other hosts", "background": "it loads from other hosts",
-    "formaction": "it sends a form elsewhere", "action": "it sends a form elsewhere", "target": "it opens other windows",
+    "srcset": "it loads from other hosts",
+    "poster": "it loads from other hosts",
+    "background": "it loads from other hosts",
+    "formaction": "it sends a form elsewhere",
+    "action": "it sends a form elsewhere",
+    "target": "it opens other windows",
     "href": "only an HTML <a> may link (an SVG reference can load or run another document)",
     "xlink:href": "only an HTML <a> may link (an SVG reference can load or run another document)",
 }
@@ -223,13 +344,23 @@ def _attribute_findings(element: str, attributes: dict[str, str], allowed: set[s
             why = REFUSED_ATTRIBUTES.get(lower, "this attribute is not on the allowlist (scripts/html_policy.py)")
             found.append(Finding(where, why, _attribute_needles(element, name, value)))
         elif svg and "url(" in value.lower() and not SVG_LOCAL_PAINT.match(value):
-            found.append(Finding(f"<{element} {name}={_shown(value)}>", "an SVG paint may refer only to this drawing (url(#id))", _attribute_needles(element, name, value)))
+            found.append(
+                Finding(
+                    f"<{element} {name}={_shown(value)}>",
+                    "an SVG paint may refer only to this drawing (url(#id))",
+                    _attribute_needles(element, name, value),
+                )
+            )
         elif not svg:
             problem = _html_value_problem(element, lower, value)
             if problem:
                 # A URL may come from a Markdown link ([x](url)), which has no attribute to look for.
                 url = _url_needles(value) if (element, lower) in NAVIGATION_URLS | LOADED_URLS else ()
-                found.append(Finding(f"<{element} {name}={_shown(value)}>", problem, url + _attribute_needles(element, name, value)))
+                found.append(
+                    Finding(
+                        f"<{element} {name}={_shown(value)}>", problem, url + _attribute_needles(element, name, value)
+                    )
+                )
     return found
 
 
@@ -251,12 +382,22 @@ def _script_finding(element: ET.Element) -> Finding | None:
     """A <script> is allowed only as one of the generators' JSON data islands: type application/json, a known
     id, nothing else, and a body that is JSON."""
     attributes = {_attribute_name(k): v for k, v in element.attrib.items()}
-    if attributes.get("type") != "application/json" or attributes.get("id") not in DATA_ISLAND_IDS or set(attributes) != {"type", "id"}:
-        return Finding("<script>", "scripts run in the site's origin (only the upgrade view's JSON data islands may appear)", _element_needles("script"))
+    if (
+        attributes.get("type") != "application/json"
+        or attributes.get("id") not in DATA_ISLAND_IDS
+        or set(attributes) != {"type", "id"}
+    ):
+        return Finding(
+            "<script>",
+            "scripts run in the site's origin (only the upgrade view's JSON data islands may appear)",
+            _element_needles("script"),
+        )
     try:
         json.loads(element.text or "")
     except ValueError:
-        return Finding(f'<script id="{attributes["id"]}">', "a JSON data island must hold JSON", _element_needles("script"))
+        return Finding(
+            f'<script id="{attributes["id"]}">', "a JSON data island must hold JSON", _element_needles("script")
+        )
     return None
 
 
@@ -281,11 +422,17 @@ def _tree_findings(root: ET.Element, html_allowed: bool = True) -> list[Finding]
         elif namespace is None and name == "DOCUMENT_FRAGMENT":
             continue
         else:
-            kind = {HTML_NS: "", SVG_NS: "SVG ", None: ""}.get(namespace, "MathML " if "MathML" in (namespace or "") else "foreign ")
+            kind = {HTML_NS: "", SVG_NS: "SVG ", None: ""}.get(
+                namespace, "MathML " if "MathML" in (namespace or "") else "foreign "
+            )
             why = REFUSED_ELEMENTS.get(name, f"this {kind}element is not on the allowlist (scripts/html_policy.py)")
             parents = parents or {child: parent for parent in root.iter() for child in parent}
             parent = parents.get(element)
-            parent_name = _local_name(parent.tag)[1] if parent is not None and isinstance(parent.tag, str) and parent is not root else None
+            parent_name = (
+                _local_name(parent.tag)[1]
+                if parent is not None and isinstance(parent.tag, str) and parent is not root
+                else None
+            )
             found.append(Finding(f"<{name}>", why, _element_needles(name, parent_name)))
     return found
 
@@ -310,11 +457,15 @@ def _parse_error_findings(errors: list, content: str) -> list[Finding]:
         except (TypeError, KeyError, ValueError):
             pass
         text = lines[line - 1] if 0 < line <= len(lines) else ""
-        near = text[max(column - 40, 0): column + 20]
+        near = text[max(column - 40, 0) : column + 20]
         # Raw HTML reaches the page as written: the tag the parser stopped in is likely in the source too.
-        tag = text[max(text.rfind("<", 0, column), 0): column]
+        tag = text[max(text.rfind("<", 0, column), 0) : column]
         needles = (re.escape(_searchable(tag)),) if tag.startswith("<") and len(tag) >= 4 else ()
-        found.append(Finding(f"HTML parse error near {_shown(near)}", f"{message} (a browser would recover in its own way)", needles))
+        found.append(
+            Finding(
+                f"HTML parse error near {_shown(near)}", f"{message} (a browser would recover in its own way)", needles
+            )
+        )
     return found
 
 
@@ -323,7 +474,10 @@ def _sentinel_finding(root: ET.Element) -> Finding | None:
     body closed everything it opened. (A copy of the sentinel inside the body cannot come last.)"""
     last = root[-1] if len(root) else None
     if last is None or last.tag != f"{{{HTML_NS}}}div" or last.get("id") != END_SENTINEL_ID or len(last.attrib) != 1:
-        return Finding("markup left open at the end of the page body", "it would swallow the page that follows (close every tag, quote and comment)")
+        return Finding(
+            "markup left open at the end of the page body",
+            "it would swallow the page that follows (close every tag, quote and comment)",
+        )
     root.remove(last)
     return None
 
@@ -349,7 +503,9 @@ def _searchable(line: str) -> str:
     return URL_TAB_OR_NEWLINE.sub("", html.unescape(line)).lower()
 
 
-def source_line(finding: Finding, lines: list[str], first_line: int = 1, skipped: list[bool] | None = None) -> int | None:
+def source_line(
+    finding: Finding, lines: list[str], first_line: int = 1, skipped: list[bool] | None = None
+) -> int | None:
     """The number of the first source line where `finding` was written (lines[0] is line `first_line`;
     lines marked in `skipped`, e.g. fenced code, are not searched), or None when no needle is found: the
     markup was generated, or written so that no line shows it whole."""
@@ -366,7 +522,9 @@ def svg_findings(text: str) -> list[Finding]:
     """Every Finding of an SVG file, parsed as the XML a browser reads: the same SVG allowlist as inline SVG,
     and no DOCTYPE (its entities would be expanded into markup) or processing instruction (xml-stylesheet)."""
     if re.search(r"<!DOCTYPE|<!ENTITY", text, re.IGNORECASE):
-        return [Finding("<!DOCTYPE>", "an SVG file may not declare a DOCTYPE or entities", _element_needles("!doctype"))]
+        return [
+            Finding("<!DOCTYPE>", "an SVG file may not declare a DOCTYPE or entities", _element_needles("!doctype"))
+        ]
     # A pull parser reports processing instructions before the root element too (a tree holds none of them).
     parser = ET.XMLPullParser(events=("start", "pi"))
     try:
@@ -378,9 +536,19 @@ def svg_findings(text: str) -> list[Finding]:
     root = None
     for event, node in parser.read_events():
         if event == "pi":
-            found.append(Finding(f"<?{(node.text or '').split(' ')[0]} …?>", "processing instructions can load style sheets from other hosts", (r"<\?",)))
+            found.append(
+                Finding(
+                    f"<?{(node.text or '').split(' ')[0]} …?>",
+                    "processing instructions can load style sheets from other hosts",
+                    (r"<\?",),
+                )
+            )
         elif root is None:
             root = node
     if _local_name(root.tag) != (SVG_NS, "svg"):
-        found.append(Finding(f"<{_local_name(root.tag)[1]}>", "an SVG file's root must be <svg xmlns=\"http://www.w3.org/2000/svg\">"))
+        found.append(
+            Finding(
+                f"<{_local_name(root.tag)[1]}>", 'an SVG file\'s root must be <svg xmlns="http://www.w3.org/2000/svg">'
+            )
+        )
     return found + _tree_findings(root, html_allowed=False)

@@ -24,7 +24,16 @@ from dataclasses import dataclass
 from scripts.registry import MAIN_PLATFORM, PLATFORMS, python_key
 from scripts.releases import Release, version_key
 from scripts.render import esc, evidence_mark
-from scripts.verdicts import PYPI, Pin, command_pythons, default_cuda, install_patch, library_pin, pypi_builds, python_verdict
+from scripts.verdicts import (
+    PYPI,
+    Pin,
+    command_pythons,
+    default_cuda,
+    install_patch,
+    library_pin,
+    pypi_builds,
+    python_verdict,
+)
 
 INDEX = "https://download.pytorch.org/whl"
 INDEX_SYSTEMS = ("linux-x86_64", "windows")  # the official page's "Linux and Windows" variants
@@ -147,7 +156,7 @@ UI = {
         "reason_last": "The last release with one is {version}.",
         "reason_first": "The first release with one is {version}.",
         "reason_never": "PyPI has never had a torch wheel for {system}.",
-        "reason_macos": "macOS has only the build on PyPI (CPU, plus MPS on Apple silicon); there is no CUDA or ROCm build. Choose \"PyPI default\".",
+        "reason_macos": 'macOS has only the build on PyPI (CPU, plus MPS on Apple silicon); there is no CUDA or ROCm build. Choose "PyPI default".',
         "reason_rocm": "ROCm builds exist for Linux only.",
         "reason_aarch64": "Our sources do not document download.pytorch.org's variants for Linux aarch64; PyPI's wheel is under \"PyPI default\".",
         "reason_variant": "PyTorch {patch} had no such build.",
@@ -184,7 +193,7 @@ UI = {
 
 
 def cuda_tag(version: str) -> str:
-    """"12.6" -> "cu126", "9.2" -> "cu92"."""
+    """ "12.6" -> "cu126", "9.2" -> "cu92"."""
     return "cu" + version.replace(".", "")
 
 
@@ -193,7 +202,7 @@ def rocm_tag(version: str) -> str:
 
 
 def python_summary(versions) -> str:
-    """"3.9–3.13, 3.13t": contiguous 3.x versions as a range; free-threaded builds listed after."""
+    """ "3.9–3.13, 3.13t": contiguous 3.x versions as a range; free-threaded builds listed after."""
     regular = sorted((v for v in versions if not v.endswith("t")), key=python_key)
     threaded = sorted((v for v in versions if v.endswith("t")), key=python_key)
     parts: list[str] = []
@@ -252,8 +261,17 @@ def pins(release: Release, evidence: dict | None) -> Pins | None:
     if patch is None:
         return None
     compat = release.compat
-    conda = (compat.library_version("torchvision", patch, "conda"), compat.library_version("torchaudio", patch, "conda")) if compat else (None, None)
-    return Pins(patch, library_pin(release, evidence, "torchvision", patch), library_pin(release, evidence, "torchaudio", patch), *conda)
+    conda = (
+        (compat.library_version("torchvision", patch, "conda"), compat.library_version("torchaudio", patch, "conda"))
+        if compat
+        else (None, None)
+    )
+    return Pins(
+        patch,
+        library_pin(release, evidence, "torchvision", patch),
+        library_pin(release, evidence, "torchaudio", patch),
+        *conda,
+    )
 
 
 def _packages(patch: str, vision: str | None, audio: str | None, local: str | None = None, conda: bool = False) -> str:
@@ -290,7 +308,9 @@ def index_options(release: Release, p: Pins, evidence: dict | None) -> list[Opti
     where, local = _index_form(release)
     vision, audio = p.vision and p.vision.version, p.audio and p.audio.version
     experimental = {v for claim in compat.primary("cuda") for v in claim.experimental}
-    plain_cuda = default_cuda(release, evidence, p.patch) or next(iter(compat.versions("pypi_cuda", patch=p.patch)), None)
+    plain_cuda = default_cuda(release, evidence, p.patch) or next(
+        iter(compat.versions("pypi_cuda", patch=p.patch)), None
+    )
 
     def command(tag: str) -> str:
         return f"pip install {_packages(p.patch, vision, audio, tag if local else None)} {where(tag)}"
@@ -300,7 +320,10 @@ def index_options(release: Release, p: Pins, evidence: dict | None) -> list[Opti
         if cuda == plain_cuda and version_key(release.version) < (1, 11):
             continue  # before 1.11 that build is only the plain PyPI one
         out.append(Option("pip", f"cuda-{cuda}", command(cuda_tag(cuda)), INDEX_SYSTEMS, cuda in experimental))
-    out += [Option("pip", f"rocm-{rocm}", command(rocm_tag(rocm)), ROCM_SYSTEMS) for rocm in compat.versions("rocm", patch=p.patch, channel="pip")]
+    out += [
+        Option("pip", f"rocm-{rocm}", command(rocm_tag(rocm)), ROCM_SYSTEMS)
+        for rocm in compat.versions("rocm", patch=p.patch, channel="pip")
+    ]
     return out
 
 
@@ -309,7 +332,10 @@ def conda_options(release: Release, p: Pins) -> list[Option]:
     if version_key(p.patch) < (1, 5, 1) or version_key(release.version) > (2, 5) or release.compat is None:
         return []
     packages = _packages(p.patch, p.conda_vision, p.conda_audio, conda=True)
-    out = [Option("conda", "default", f"conda install {packages} -c pytorch", MACOS), Option("conda", "cpu", f"conda install {packages} cpuonly -c pytorch", INDEX_SYSTEMS)]
+    out = [
+        Option("conda", "default", f"conda install {packages} -c pytorch", MACOS),
+        Option("conda", "cpu", f"conda install {packages} cpuonly -c pytorch", INDEX_SYSTEMS),
+    ]
     for cuda in release.compat.versions("cuda", patch=p.patch, channel="conda", experimental=False):
         if version_key(release.version) >= (1, 13):
             command = f"conda install {packages} pytorch-cuda={cuda} -c pytorch -c nvidia"
@@ -358,7 +384,11 @@ def compute_label(compute: str, lang: str, experimental: bool = False) -> str:
 
 def _platform_range(evidence: dict | None, system: str) -> tuple[str | None, str | None]:
     """(first, last) torch release with a PyPI wheel for `system`."""
-    having = [v for v, r in (evidence or {}).get("torch", {}).items() if r.get("wheels", {}).get(system) and not r.get("yanked")]
+    having = [
+        v
+        for v, r in (evidence or {}).get("torch", {}).items()
+        if r.get("wheels", {}).get(system) and not r.get("yanked")
+    ]
     if not having:
         return None, None
     return min(having, key=version_key), max(having, key=version_key)
@@ -377,7 +407,9 @@ def no_wheel_reason(evidence: dict | None, system: str, patch: str, lang: str) -
     return t["reason_no_wheel"].format(patch=patch, system=name, last=more).strip()
 
 
-def reasons(release: Release, p: Pins, options: list[Option], evidence: dict | None, lang: str) -> list[tuple[str, str, str, str]]:
+def reasons(
+    release: Release, p: Pins, options: list[Option], evidence: dict | None, lang: str
+) -> list[tuple[str, str, str, str]]:
     """(system, manager, compute kind, sentence) for combinations that never existed, most specific first; an
     empty field matches anything. The picker shows the first that matches a choice without a command."""
     t = UI[lang]
@@ -440,7 +472,9 @@ def verdict_html(release: Release, p: Pins, evidence: dict | None, lang: str) ->
     if all(builds.get(s) is None for s in others):
         other_words = t["others_cpu"]
     else:
-        other_words = t["sep"].join(t["other_item"].format(system=SYSTEM_NAMES[s][lang], build=build_words(builds.get(s), lang)) for s in others)
+        other_words = t["sep"].join(
+            t["other_item"].format(system=SYSTEM_NAMES[s][lang], build=build_words(builds.get(s), lang)) for s in others
+        )
     usable = command_pythons(evidence, p.as_dict(), main)
     torch_only = [v for v in python.per_platform.get(main, ()) if v not in usable and not v.endswith("t")]
     narrower = ""
@@ -450,20 +484,28 @@ def verdict_html(release: Release, p: Pins, evidence: dict | None, lang: str) ->
             own = command_pythons(evidence, {lib: pin.version}, main) if pin else ()
             return bool(own) and not set(torch_only) <= set(own)  # () = a pure wheel: it fits every Python
 
-        lacking = [f"{lib} {pin.version}" for lib, pin in (("torchvision", p.vision), ("torchaudio", p.audio)) if lacks(lib, pin)]
+        lacking = [
+            f"{lib} {pin.version}"
+            for lib, pin in (("torchvision", p.vision), ("torchaudio", p.audio))
+            if lacks(lib, pin)
+        ]
         narrower = t["verdict_narrower"].format(python=python_summary(torch_only), libs=t["sep"].join(lacking))
     main_words = {"main": SYSTEM_NAMES[main][lang], "build": build_words(builds.get(main), lang)}
-    builds_sentence = t["verdict_builds"].format(others=other_words, **main_words) if others else t["verdict_build_only"].format(**main_words)
+    builds_sentence = (
+        t["verdict_builds"].format(others=other_words, **main_words)
+        if others
+        else t["verdict_build_only"].format(**main_words)
+    )
     lines = [
         f'<div class="install-verdict" id="install-verdict" data-python="{esc(" ".join(usable))}" data-platform="{esc(main)}">',
-        f'<p><strong>{esc(t["verdict"].format(patch=p.patch))}</strong></p>',
+        f"<p><strong>{esc(t['verdict'].format(patch=p.patch))}</strong></p>",
         "",
         "```text",
         plain_command(p),
         "```",
         "",
-        f'<p>{esc(builds_sentence)} '
-        f'{esc(t["verdict_python"].format(system=SYSTEM_NAMES[main][lang], python=python_summary(usable)))}{esc(narrower)}</p>',
+        f"<p>{esc(builds_sentence)} "
+        f"{esc(t['verdict_python'].format(system=SYSTEM_NAMES[main][lang], python=python_summary(usable)))}{esc(narrower)}</p>",
         "</div>",
     ]
     return lines
@@ -480,7 +522,9 @@ def install_section(release: Release, lang: str, evidence: dict | None) -> str:
     t = UI[lang]
     lines = ["", f"## {esc(t['install'])} {{ #install }}", ""]
     if version_key(release.version) < (1, 0):
-        return "\n".join(lines + [f'<p class="install-note">{esc(t["no_pip"].format(version=release.version))}</p>', ""])
+        return "\n".join(
+            lines + [f'<p class="install-note">{esc(t["no_pip"].format(version=release.version))}</p>', ""]
+        )
     p, options = install_options(release, evidence)
     if p is None:
         return ""
@@ -507,7 +551,7 @@ def picker(release: Release, p: Pins, options: list[Option], evidence: dict | No
     # and drops the attribute; one level without it would leave the raw attribute in the page.
     out = [f'<div class="install-picker" id="install-picker" data-release="{esc(release.version)}" markdown>']
     # The form is hidden until install.js runs: without script the list below is the whole answer.
-    out.append(f'<form class="install-choices" hidden aria-controls="install-options">')
+    out.append('<form class="install-choices" hidden aria-controls="install-options">')
     for group, legend, values in (
         ("os", t["picker_legend_os"], [(s, SYSTEM_NAMES[s][lang]) for s in systems]),
         ("pm", t["picker_legend_pm"], [(m, m) for m in managers]),
@@ -516,7 +560,9 @@ def picker(release: Release, p: Pins, options: list[Option], evidence: dict | No
         out.append(f'<fieldset class="install-group" data-group="{group}"><legend>{esc(legend)}</legend>')
         for value, label in values:
             ident = f"{name}-{group}-{value}".replace(".", "-")
-            out.append(f'<label for="{esc(ident)}"><input type="radio" id="{esc(ident)}" name="{group}" value="{esc(value)}"> {esc(label)}</label>')
+            out.append(
+                f'<label for="{esc(ident)}"><input type="radio" id="{esc(ident)}" name="{group}" value="{esc(value)}"> {esc(label)}</label>'
+            )
         out.append("</fieldset>")
     out.append("</form>")
     out.append('<div class="install-options" id="install-options" aria-live="polite" markdown>')
@@ -526,18 +572,28 @@ def picker(release: Release, p: Pins, options: list[Option], evidence: dict | No
         out.append(
             f'<div class="install-option" data-pm="{esc(option.manager)}" data-compute="{esc(option.compute)}" data-systems="{_data(option.systems)}" markdown>'
         )
-        out.append(f'<p class="install-label"><strong>{esc(label)}</strong> <span class="install-where">{esc(where)}</span></p>')
+        out.append(
+            f'<p class="install-label"><strong>{esc(label)}</strong> <span class="install-where">{esc(where)}</span></p>'
+        )
         out += ["", "```text", option.command, "```", ""]
         if option.manager == "pip" and option.compute == "default":
             python = python_verdict(release, evidence, p.patch)
             for system in option.systems:
-                words = t["python_on"].format(python=python_summary(python.per_platform.get(system, ()))) + t["sep"] + t["gives"].format(build=build_words(builds.get(system), lang))
-                out.append(f'<p class="install-system" data-system="{esc(system)}">{esc(SYSTEM_NAMES[system][lang])}{t["colon"]}{esc(words)}</p>')
+                words = (
+                    t["python_on"].format(python=python_summary(python.per_platform.get(system, ())))
+                    + t["sep"]
+                    + t["gives"].format(build=build_words(builds.get(system), lang))
+                )
+                out.append(
+                    f'<p class="install-system" data-system="{esc(system)}">{esc(SYSTEM_NAMES[system][lang])}{t["colon"]}{esc(words)}</p>'
+                )
             out.append("")
         out.append("</div>")
         out.append("")
     for system, manager, compute, sentence in reasons(release, p, options, evidence, lang):
-        out.append(f'<p class="install-reason" hidden data-system="{esc(system)}" data-pm="{esc(manager)}" data-compute="{esc(compute)}">{esc(sentence)}</p>')
+        out.append(
+            f'<p class="install-reason" hidden data-system="{esc(system)}" data-pm="{esc(manager)}" data-compute="{esc(compute)}">{esc(sentence)}</p>'
+        )
     out += ["</div>", "</div>", ""]
     return out
 
@@ -558,7 +614,9 @@ def quick_facts(catalog, release: Release, lang: str, evidence: dict | None, mat
     # One ◆: where the page has a caveat, the marker is its disclosure (the caveat one click away, still in the
     # page for search and print); otherwise the date's own evidence mark.
     mark = "" if caveat else evidence_mark(page.date_evidence, lang)
-    date_value = f'<span class="release-date"><time datetime="{page.date_iso}">{page.date_iso}</time>{suffix}{mark}</span>'
+    date_value = (
+        f'<span class="release-date"><time datetime="{page.date_iso}">{page.date_iso}</time>{suffix}{mark}</span>'
+    )
     if caveat:
         paragraphs = "".join(f"<p>{esc(x)}</p>" for x in caveat)
         date_value += f'<details class="quick-caveat"><summary><span class="evidence" aria-hidden="true">◆</span> {esc(t["caveat"])}</summary>{paragraphs}</details>'
@@ -571,7 +629,15 @@ def quick_facts(catalog, release: Release, lang: str, evidence: dict | None, mat
         rows.append(("python", term, esc(python_summary(python.versions) + where)))
     if p and pypi_systems(release, evidence, p.patch):
         cuda = default_cuda(release, evidence, p.patch)
-        rows.append(("build", t["qf_build"], esc(f"torch {p.patch}: {build_words(cuda, lang)}{t['on'].format(system=SYSTEM_NAMES[MAIN_PLATFORM][lang])}")))
+        rows.append(
+            (
+                "build",
+                t["qf_build"],
+                esc(
+                    f"torch {p.patch}: {build_words(cuda, lang)}{t['on'].format(system=SYSTEM_NAMES[MAIN_PLATFORM][lang])}"
+                ),
+            )
+        )
     if p and (p.vision or p.audio):
         libs = [f"{lib} {pin.version}" for lib, pin in (("torchvision", p.vision), ("torchaudio", p.audio)) if pin]
         rows.append(("libs", t["qf_libs"], esc(" · ".join(libs))))
@@ -584,14 +650,20 @@ def quick_facts(catalog, release: Release, lang: str, evidence: dict | None, mat
         status.append(esc(newer.format(version=newest.version)))
     lts = getattr(release, "lts", None)
     if lts:
-        status.append(esc(t["qf_lts"].format(patches=", ".join(lts.patches))) + evidence_mark(getattr(lts, "evidence", "official"), lang))
+        status.append(
+            esc(t["qf_lts"].format(patches=", ".join(lts.patches)))
+            + evidence_mark(getattr(lts, "evidence", "official"), lang)
+        )
     rows.append(("status", t["qf_status"], " · ".join(status)))
     links = ['<a class="quick-install" href="#install">' + esc(t["qf_install"]) + "</a>"]
     if matrix_href:
         links.append(f'<a href="{esc(matrix_href)}">{esc(t["qf_matrix"])}</a>')
     if version_key(release.version) >= (1, 0) and not provisional:
         links.append(f'<a href="{esc(GITHUB_NOTES.format(version=release.version))}">{esc(t["qf_notes"])}</a>')
-    out = [f'<section class="quick-facts" aria-label="{esc(t["qf_title"])}" data-search-exclude>', '<dl class="quick-facts-list">']
+    out = [
+        f'<section class="quick-facts" aria-label="{esc(t["qf_title"])}" data-search-exclude>',
+        '<dl class="quick-facts-list">',
+    ]
     for key, term, value in rows:
         out.append(f'<div class="quick-fact quick-{key}"><dt>{esc(term)}</dt><dd>{value}</dd></div>')
     out += ["</dl>", f'<p class="quick-links">{" · ".join(links)}</p>', "</section>"]

@@ -29,8 +29,16 @@ from pathlib import Path
 import yaml
 
 from scripts.compat import CUDA_VERSIONS, PYTHON_VERSIONS
-from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, PROVISIONAL_SOURCE_PREFIX, RELEASES_DIR, VERSION_RE, page_file_name, split_front_matter
 from scripts.registry import EVIDENCE_FILE, MAIN_PLATFORM, PLATFORMS, load_evidence, python_key, version_key
+from scripts.releases import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    PROVISIONAL_SOURCE_PREFIX,
+    RELEASES_DIR,
+    VERSION_RE,
+    page_file_name,
+    split_front_matter,
+)
 
 LIBRARIES = ("torchvision", "torchaudio")
 PLATFORM_NAMES = {
@@ -100,8 +108,12 @@ class RegistryFacts:
     python: dict[str, tuple[str, ...]]  # patch -> CPython versions of its Linux x86_64 wheels
     other_platforms: dict[str, dict[str, tuple[str, ...]]]  # patch -> {platform: versions} where they differ
     cuda: dict[str, str | None]  # patch -> CUDA of its Linux x86_64 wheel (None: CPU build or not recorded)
-    libraries: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # name -> patch -> accepting releases, newest first
-    requires: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # name -> library release -> its Requires-Dist on torch
+    libraries: dict[str, dict[str, list[str]]] = field(
+        default_factory=dict
+    )  # name -> patch -> accepting releases, newest first
+    requires: dict[str, dict[str, list[str]]] = field(
+        default_factory=dict
+    )  # name -> library release -> its Requires-Dist on torch
 
 
 class RegistryError(ValueError):
@@ -117,25 +129,42 @@ def registry_facts(version: str, evidence: dict) -> RegistryFacts:
     from scripts.verdicts import accepting_libraries  # the one rule for "this library release accepts that torch"
 
     torch = evidence.get("torch", {})
-    patches = sorted((p for p, record in torch.items() if p.startswith(version + ".") and record.get("files")), key=version_key)
+    patches = sorted(
+        (p for p, record in torch.items() if p.startswith(version + ".") and record.get("files")), key=version_key
+    )
     if not patches:
-        raise RegistryError(f"the evidence (checked {evidence.get('checked')}) lists no torch {version}.x wheels on PyPI: refresh it first (make check-upstream)")
+        raise RegistryError(
+            f"the evidence (checked {evidence.get('checked')}) lists no torch {version}.x wheels on PyPI: refresh it first (make check-upstream)"
+        )
     uploads = sorted(torch[p]["uploaded"] for p in patches if torch[p].get("uploaded"))
     if not uploads:
         raise RegistryError(f"the evidence records no upload day for torch {version}.x")
     facts = RegistryFacts(version, evidence.get("checked", ""), patches, uploads[0], {}, {}, {})
     for patch in patches:
-        wheels = {platform: _pythons(values) for platform, values in torch[patch].get("wheels", {}).items() if platform in PLATFORMS}
+        wheels = {
+            platform: _pythons(values)
+            for platform, values in torch[patch].get("wheels", {}).items()
+            if platform in PLATFORMS
+        }
         facts.python[patch] = wheels.get(MAIN_PLATFORM, ())
-        facts.other_platforms[patch] = {p: v for p, v in wheels.items() if p != MAIN_PLATFORM and v and v != facts.python[patch]}
+        facts.other_platforms[patch] = {
+            p: v for p, v in wheels.items() if p != MAIN_PLATFORM and v and v != facts.python[patch]
+        }
         facts.cuda[patch] = torch[patch].get("cuda", {}).get(MAIN_PLATFORM)
     for name in LIBRARIES:
-        facts.libraries[name] = {patch: accepting_libraries(evidence, name, patch) for patch in patches}  # newest line only
+        facts.libraries[name] = {
+            patch: accepting_libraries(evidence, name, patch) for patch in patches
+        }  # newest line only
         accepted = {v for versions in facts.libraries[name].values() for v in versions}
         facts.requires[name] = {v: list(evidence[name][v].get("requires", [])) for v in accepted}
-    unknown = sorted({v for vs in facts.python.values() for v in vs if v not in PYTHON_VERSIONS} | {c for c in facts.cuda.values() if c and c not in CUDA_VERSIONS})
+    unknown = sorted(
+        {v for vs in facts.python.values() for v in vs if v not in PYTHON_VERSIONS}
+        | {c for c in facts.cuda.values() if c and c not in CUDA_VERSIONS}
+    )
     if unknown:
-        raise RegistryError(f"PyPI's torch {version} wheels name versions the catalog does not know yet: {', '.join(unknown)} (add them to scripts/compat.py)")
+        raise RegistryError(
+            f"PyPI's torch {version} wheels name versions the catalog does not know yet: {', '.join(unknown)} (add them to scripts/compat.py)"
+        )
     return facts
 
 
@@ -169,7 +198,12 @@ def _library_note(facts: RegistryFacts, name: str, lang: str) -> str | None:
     accepted = sorted({v for vs in facts.libraries[name].values() for v in vs}, key=version_key)
     if not accepted:
         return None
-    parts = [f"{v}（{'、'.join(facts.requires[name][v])}）" if lang == "zh" else f"{v} ({', '.join(facts.requires[name][v])})" for v in accepted]
+    parts = [
+        f"{v}（{'、'.join(facts.requires[name][v])}）"
+        if lang == "zh"
+        else f"{v} ({', '.join(facts.requires[name][v])})"
+        for v in accepted
+    ]
     newest = accepted[-1]
     patches = ", ".join(facts.patches)
     if lang == "zh":
@@ -181,7 +215,11 @@ def _platform_note(facts: RegistryFacts, lang: str) -> str | None:
     lines = []
     for patch, platforms in facts.other_platforms.items():
         for platform, versions in platforms.items():
-            lines.append(f"{patch} {PLATFORM_NAMES[platform]}：{python_summary(versions)}" if lang == "zh" else f"{patch} {PLATFORM_NAMES[platform]}: {python_summary(versions)}")
+            lines.append(
+                f"{patch} {PLATFORM_NAMES[platform]}：{python_summary(versions)}"
+                if lang == "zh"
+                else f"{patch} {PLATFORM_NAMES[platform]}: {python_summary(versions)}"
+            )
     if not lines:
         return None
     if lang == "zh":
@@ -214,17 +252,24 @@ def _compat_yaml(facts: RegistryFacts) -> list[str]:
         out.append("  python:")
         for patches, versions in pythons:
             note = ", note: pypi-platforms" if "pypi-platforms" in notes else ""
-            out.append(f"    - {{{scope(patches)}supported: {_quoted(versions)}, sources: [PyPI], evidence: official{note}}}")
+            out.append(
+                f"    - {{{scope(patches)}supported: {_quoted(versions)}, sources: [PyPI], evidence: official{note}}}"
+            )
     for name in LIBRARIES:
         newest = {patch: versions[0] for patch, versions in facts.libraries[name].items() if versions}
         if newest:
             out.append(f"  {name}:")
             for patches, version in _grouped(newest):
-                out.append(f'    - {{torch: {_quoted(patches)}, version: "{version}", sources: [PyPI], evidence: official, note: pypi-{name}-requires}}')
+                out.append(
+                    f'    - {{torch: {_quoted(patches)}, version: "{version}", sources: [PyPI], evidence: official, note: pypi-{name}-requires}}'
+                )
     cudas = [(patches, cuda) for patches, cuda in _grouped(facts.cuda) if cuda]
     if cudas:
         out.append("  pypi_cuda:")
-        out += [f'    - {{{scope(patches)}version: "{cuda}", sources: [PyPI], evidence: official}}' for patches, cuda in cudas]
+        out += [
+            f'    - {{{scope(patches)}version: "{cuda}", sources: [PyPI], evidence: official}}'
+            for patches, cuda in cudas
+        ]
     if notes:
         out.append("  notes:")
         out += [f"    - {{id: {nid}, text: {_yaml_text(text)}}}" for nid, text in notes.items()]
@@ -279,14 +324,20 @@ def _body(facts: RegistryFacts, lang: str) -> list[str]:
     w = WORDS[lang]
     newest = facts.patches[-1]
     items = [w["uploaded"].format(uploaded=facts.uploaded), w["patches"].format(patches=w["sep"].join(facts.patches))]
-    items.append(w["python"].format(python=python_summary(facts.python[newest])) if facts.python[newest] else w["python_none"])
+    items.append(
+        w["python"].format(python=python_summary(facts.python[newest])) if facts.python[newest] else w["python_none"]
+    )
     for platform, versions in facts.other_platforms[newest].items():
         items.append(w["platform"].format(platform=PLATFORM_NAMES[platform], python=python_summary(versions)))
     items.append(w["cuda"].format(cuda=facts.cuda[newest]) if facts.cuda[newest] else w["cuda_none"])
     for name in LIBRARIES:
         accepted = facts.libraries[name][newest]
-        shown = w["sep"].join(w["requires"].format(version=v, requires=", ".join(facts.requires[name][v])) for v in reversed(accepted))
-        items.append(w["library"].format(name=name, versions=shown) if accepted else w["library_none"].format(name=name))
+        shown = w["sep"].join(
+            w["requires"].format(version=v, requires=", ".join(facts.requires[name][v])) for v in reversed(accepted)
+        )
+        items.append(
+            w["library"].format(name=name, versions=shown) if accepted else w["library_none"].format(name=name)
+        )
     return [
         "",
         f"## {w['heading']} {{ #provisional }}",
@@ -303,11 +354,14 @@ def _body(facts: RegistryFacts, lang: str) -> list[str]:
 def provisional_pages(facts: RegistryFacts) -> dict[str, str]:
     """The text of both pages of a provisional release."""
     values = {"version": facts.version, "first": facts.patches[0], "uploaded": facts.uploaded, "checked": facts.checked}
-    words = {lang: {key: WORDS[lang][key].format(**values) for key in ("title", "summary", "date_note", "source_note")} for lang in LANGUAGES}
+    words = {
+        lang: {key: WORDS[lang][key].format(**values) for key in ("title", "summary", "date_note", "source_note")}
+        for lang in LANGUAGES
+    }
     zh = [
         "---",
-        "# 临时条目：只写 PyPI 上的事实（由 python -m scripts.new_release {v} --provisional 从 docs/.pypi-evidence.json 生成）。".format(v=facts.version),
-        "# 官方发布文章收录后运行 python -m scripts.new_release {v}，把本页变成完整页面。".format(v=facts.version),
+        f"# 临时条目：只写 PyPI 上的事实（由 python -m scripts.new_release {facts.version} --provisional 从 docs/.pypi-evidence.json 生成）。",
+        f"# 官方发布文章收录后运行 python -m scripts.new_release {facts.version}，把本页变成完整页面。",
         f'version: "{facts.version}"',
         "provisional: true",
         f"date: {facts.uploaded}",
@@ -363,19 +417,31 @@ def provisional_problems(release, evidence: dict) -> list[str]:
     for patch in facts.patches:
         stated = tuple(sorted(compat.versions("python", patch=patch), key=python_key)) if compat else ()
         if stated != facts.python[patch]:
-            problem("compat", f"torch {patch}: Python {', '.join(stated) or 'none'} here, PyPI's Linux x86_64 wheels: {', '.join(facts.python[patch]) or 'none'}")
+            problem(
+                "compat",
+                f"torch {patch}: Python {', '.join(stated) or 'none'} here, PyPI's Linux x86_64 wheels: {', '.join(facts.python[patch]) or 'none'}",
+            )
         cuda = compat.versions("pypi_cuda", patch=patch) if compat else []
         if (cuda[0] if cuda else None) != facts.cuda[patch]:
-            problem("compat", f"torch {patch}: pypi_cuda {cuda[0] if cuda else 'none'} here, PyPI's Linux x86_64 wheel: {facts.cuda[patch] or 'none'}")
+            problem(
+                "compat",
+                f"torch {patch}: pypi_cuda {cuda[0] if cuda else 'none'} here, PyPI's Linux x86_64 wheel: {facts.cuda[patch] or 'none'}",
+            )
         for name in LIBRARIES:
             accepted = facts.libraries[name][patch]
             paired = compat.library_version(name, patch) if compat else None
             if paired != (accepted[0] if accepted else None):
-                problem("compat", f"torch {patch}: {name} {paired or 'none'} here; the newest release whose Requires-Dist accepts it is {accepted[0] if accepted else 'none'}")
+                problem(
+                    "compat",
+                    f"torch {patch}: {name} {paired or 'none'} here; the newest release whose Requires-Dist accepts it is {accepted[0] if accepted else 'none'}",
+                )
             note = compat.notes.get(f"pypi-{name}-requires", "") if compat else ""
             for version in accepted:
                 if version not in note:
-                    problem("compat", f"torch {patch}: {name} {version} accepts it too: name it in the note pypi-{name}-requires")
+                    problem(
+                        "compat",
+                        f"torch {patch}: {name} {version} accepts it too: name it in the note pypi-{name}-requires",
+                    )
     return problems
 
 
@@ -435,7 +501,12 @@ def scaffold(version: str, docs_dir: Path, force: bool = False) -> list[Path]:
     for lang, target in targets.items():
         facts = "".join(line + "\n" for line in kept[lang])
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(TEMPLATES[lang].format(version=version, registry_facts=facts, upload_hint=hint if lang == DEFAULT_LANGUAGE else ""), encoding="utf-8")
+        target.write_text(
+            TEMPLATES[lang].format(
+                version=version, registry_facts=facts, upload_hint=hint if lang == DEFAULT_LANGUAGE else ""
+            ),
+            encoding="utf-8",
+        )
     return list(targets.values())
 
 
@@ -458,7 +529,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("version", help="MAJOR.MINOR, e.g. 2.10")
     parser.add_argument("--docs-dir", default="docs", type=Path, help="the MkDocs docs_dir (default: docs)")
     parser.add_argument("--force", action="store_true", help="overwrite existing pages")
-    parser.add_argument("--provisional", action="store_true", help="write a provisional page pair from the registry evidence (the release is on PyPI, its post is not available yet)")
+    parser.add_argument(
+        "--provisional",
+        action="store_true",
+        help="write a provisional page pair from the registry evidence (the release is on PyPI, its post is not available yet)",
+    )
     parser.add_argument("--evidence", type=Path, help=f"the registry evidence (default: DOCS_DIR/{EVIDENCE_FILE})")
     args = parser.parse_args(argv)
     try:
@@ -475,9 +550,13 @@ def main(argv: list[str] | None = None) -> int:
     for path in created:
         print(f"wrote {path}")
     if args.provisional:
-        print("next: python -m scripts.releases (validate); when the official post is available, run this command without --provisional")
+        print(
+            "next: python -m scripts.releases (validate); when the official post is available, run this command without --provisional"
+        )
     else:
-        print(f"next: fill in the TODOs ({DEFAULT_LANGUAGE} is the default language), then run python -m scripts.releases")
+        print(
+            f"next: fill in the TODOs ({DEFAULT_LANGUAGE} is the default language), then run python -m scripts.releases"
+        )
     return 0
 
 

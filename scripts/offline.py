@@ -51,19 +51,25 @@ def search_entries(site: Path) -> dict[str, list[str]]:
     entries = {}
     for lang in LANGUAGES:
         path = site / index_file(lang, offline=True)
-        entries[lang] = [d[0] for d in read_index_script(path.read_text(encoding="utf-8"))["docs"]] if path.is_file() else []
+        entries[lang] = (
+            [d[0] for d in read_index_script(path.read_text(encoding="utf-8"))["docs"]] if path.is_file() else []
+        )
     return entries
 
 
 def check_offline_site(site: Path) -> None:
     for lang, locations in search_entries(site).items():
         if not locations:
-            raise OfflineBuildError(f"the offline copy has no search index for {lang} ({index_file(lang, offline=True)})")
+            raise OfflineBuildError(
+                f"the offline copy has no search index for {lang} ({index_file(lang, offline=True)})"
+            )
         if any(loc.startswith("en/") != (lang == "en") for loc in locations):
             raise OfflineBuildError(f"the offline search index for {lang} holds pages of another language")
         text = site / index_file(lang, offline=True, part="text")
         if not text.is_file() or len(read_index_script(text.read_text(encoding="utf-8"))["texts"]) != len(locations):
-            raise OfflineBuildError(f"the offline copy's search text for {lang} ({index_file(lang, offline=True, part='text')}) is missing or does not match its index")
+            raise OfflineBuildError(
+                f"the offline copy's search text for {lang} ({index_file(lang, offline=True, part='text')}) is missing or does not match its index"
+            )
 
 
 def prune(site: Path) -> None:
@@ -105,7 +111,9 @@ def build_offline_zip(project: Path, site_dir: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.offline", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--site-dir", type=Path, default=Path("site"), help="the hosted build to put the zip into (default: site)")
+    parser.add_argument(
+        "--site-dir", type=Path, default=Path("site"), help="the hosted build to put the zip into (default: site)"
+    )
     parser.add_argument("--project", type=Path, default=Path("."), help="project root holding mkdocs.yml (default: .)")
     args = parser.parse_args(argv)
     try:

@@ -73,11 +73,17 @@ def unsafe_path_problem(path: Path, root: Path, shown: str) -> Problem | None:
     try:
         resolved.relative_to(root)
     except ValueError:
-        return Problem(shown, 1, f"symbolic link to '{target}' leads outside the repository: refused (it would publish that file)")
+        return Problem(
+            shown, 1, f"symbolic link to '{target}' leads outside the repository: refused (it would publish that file)"
+        )
     if resolved.is_dir() and path.parent.resolve().is_relative_to(resolved):
         return Problem(shown, 1, f"symbolic link to '{target}' loops (it points at a folder that holds it): remove it")
     if _reaches_git(resolved, root):
-        return Problem(shown, 1, f"symbolic link to '{target}' reaches the repository's .git folder: refused (it would publish it, and the deploy token it holds)")
+        return Problem(
+            shown,
+            1,
+            f"symbolic link to '{target}' reaches the repository's .git folder: refused (it would publish it, and the deploy token it holds)",
+        )
     return None
 
 
@@ -85,7 +91,13 @@ def published_file_problems(path: Path, shown: str) -> list[Problem]:
     """Problems of a static file MkDocs copies into the site as it is, where it would run in the site's origin."""
     name = path.name.lower()
     if name.endswith(DOCUMENT_SUFFIXES):
-        return [Problem(shown, 1, "an HTML, XHTML, XSLT or compressed SVG file would be published as it is and could run script in the site's origin: write a Markdown page instead")]
+        return [
+            Problem(
+                shown,
+                1,
+                "an HTML, XHTML, XSLT or compressed SVG file would be published as it is and could run script in the site's origin: write a Markdown page instead",
+            )
+        ]
     if not name.endswith((".svg", ".xml")):
         return []
     text, problems = read_page_text(path, shown)
@@ -93,7 +105,17 @@ def published_file_problems(path: Path, shown: str) -> list[Problem]:
         return problems
     if name.endswith(".xml"):
         match = XML_STYLESHEET_RE.search(text)
-        return [Problem(shown, text.count("\n", 0, match.start()) + 1, "an XML file may not name a style sheet (XSLT can run script)")] if match else []
+        return (
+            [
+                Problem(
+                    shown,
+                    text.count("\n", 0, match.start()) + 1,
+                    "an XML file may not name a style sheet (XSLT can run script)",
+                )
+            ]
+            if match
+            else []
+        )
     lines = text.split("\n")
     return [Problem(shown, source_line(finding, lines) or 1, f"SVG file: {finding}") for finding in svg_findings(text)]
 
@@ -114,7 +136,13 @@ def _walk(docs_dir: Path, root: Path) -> tuple[list[Path], list[Problem]]:
                 problems.append(unsafe)
                 dirs.remove(name)
             elif name.endswith(".md") and not name.startswith("."):
-                problems.append(Problem(shown_path(path), 1, "is a folder named like a page: rename it (MkDocs cannot read a folder as a page)"))
+                problems.append(
+                    Problem(
+                        shown_path(path),
+                        1,
+                        "is a folder named like a page: rename it (MkDocs cannot read a folder as a page)",
+                    )
+                )
                 dirs.remove(name)
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
@@ -135,7 +163,7 @@ def marker_problems(body: str, body_line: int, shown: str, areas) -> list[Proble
 
     problems = []
     lines = body.split("\n")
-    for index, (line, in_code) in enumerate(zip(lines, scan_fences(lines)[0])):
+    for index, (line, in_code) in enumerate(zip(lines, scan_fences(lines)[0], strict=True)):
         match = None if in_code else MARKER_LINE_RE.match(line)
         if not match:
             continue
@@ -148,12 +176,28 @@ def marker_problems(body: str, body_line: int, shown: str, areas) -> list[Proble
             continue
         if args is not None and name in PREFIXED_MARKERS:
             if name == "topic" and args.strip() not in areas:
-                problems.append(Problem(shown, where, f"unknown area '{args.strip()}' in topic marker (expected one of: {', '.join(areas)})"))
+                problems.append(
+                    Problem(
+                        shown,
+                        where,
+                        f"unknown area '{args.strip()}' in topic marker (expected one of: {', '.join(areas)})",
+                    )
+                )
             continue
         known = list(MARKERS) + [f"{p}:" for p in PREFIXED_MARKERS]
-        guess = difflib.get_close_matches(name.replace(" ", "") + (":" if args is not None else ""), known, n=1, cutoff=0.6)
-        hint = f"; did you mean '<!-- {guess[0]}{' …' if guess[0].endswith(':') else ''} -->'?" if guess else f" (markers: {', '.join(known)})"
-        problems.append(Problem(shown, where, f"unknown marker '<!-- {match.group('body')} -->'{hint}: it would be left out silently"))
+        guess = difflib.get_close_matches(
+            name.replace(" ", "") + (":" if args is not None else ""), known, n=1, cutoff=0.6
+        )
+        hint = (
+            f"; did you mean '<!-- {guess[0]}{' …' if guess[0].endswith(':') else ''} -->'?"
+            if guess
+            else f" (markers: {', '.join(known)})"
+        )
+        problems.append(
+            Problem(
+                shown, where, f"unknown marker '<!-- {match.group('body')} -->'{hint}: it would be left out silently"
+            )
+        )
     return problems
 
 
@@ -164,7 +208,10 @@ def _front_matter_problems(front, shown: str, in_releases: bool) -> list[Problem
     fields = {key.value: (key, value) for key, value in front.root.value}
     for name, (key, value) in fields.items():
         if name in RELEASE_ONLY_FIELDS:
-            r.problem(r.line(key), f"'{name}' is release front matter: a release page lives in docs/releases/<version>.md, elsewhere it would be ignored")
+            r.problem(
+                r.line(key),
+                f"'{name}' is release front matter: a release page lives in docs/releases/<version>.md, elsewhere it would be ignored",
+            )
         elif name not in PAGE_FIELDS:
             r.problem(r.line(key), f"unknown field '{name}' (a page may set: {', '.join(PAGE_FIELDS)})")
         elif name in ("title", "description"):
@@ -207,7 +254,9 @@ def check_site_pages(docs_dir: Path | str) -> list[Problem]:
     """check_pages, memoised on every file's name, type, size and modification time: static-i18n runs the
     whole build once per language (and `mkdocs serve` on every change), and nothing changed in between."""
     docs_dir = Path(docs_dir)
-    stamp = tuple(sorted((str(p), p.is_symlink(), p.lstat().st_mtime_ns, p.lstat().st_size) for p in docs_dir.rglob("*")))
+    stamp = tuple(
+        sorted((str(p), p.is_symlink(), p.lstat().st_mtime_ns, p.lstat().st_size) for p in docs_dir.rglob("*"))
+    )
     key = str(docs_dir.resolve())
     hit = _CACHE.get(key)
     if hit and hit[0] == stamp:
@@ -241,5 +290,11 @@ def check_pages(docs_dir: Path | str) -> list[Problem]:
         problems.extend(marker_problems(front.body, front.body_line, shown, AREAS))
         problems.extend(code_block_problems(path, docs_dir, in_releases))
         if rel in HOME_PAGES and "<!-- timeline -->" not in front.body:
-            problems.append(Problem(shown, front.body_line, "the home page has no '<!-- timeline -->' marker: the timeline would be missing"))
+            problems.append(
+                Problem(
+                    shown,
+                    front.body_line,
+                    "the home page has no '<!-- timeline -->' marker: the timeline would be missing",
+                )
+            )
     return problems

@@ -32,7 +32,9 @@ REGISTRY = "https://pypi.org"
 PACKAGES = ("torch", "torchvision", "torchaudio")
 PLATFORMS = ("linux-x86_64", "linux-aarch64", "macos-arm64", "macos-x86_64", "windows")
 MAIN_PLATFORM = "linux-x86_64"  # the platform of the release pipeline's first wheels, and of most readers' servers
-WHEEL_RE = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+)(-\d[^-]*)?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<platform>[^-]+)\.whl$")
+WHEEL_RE = re.compile(
+    r"^(?P<name>[^-]+)-(?P<version>[^-]+)(-\d[^-]*)?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<platform>[^-]+)\.whl$"
+)
 RELEASE_RE = re.compile(r"^\d+\.\d+\.\d+$")
 TORCH_REQUIREMENT_RE = re.compile(r"^torch(?![\w-])")
 PIN_RE = re.compile(r"^torch\s*\(?\s*==\s*([0-9][0-9.]*?)(?:\.\*)?\s*\)?\s*(;.*)?$")
@@ -47,7 +49,9 @@ VERSION_PY_CUDA_RE = re.compile(r"^cuda\s*(?::\s*Optional\[str\])?\s*=\s*(?:'([^
 
 
 def _respond(url: str, headers: dict | None = None) -> tuple[int, bytes]:
-    request = urllib.request.Request(url, headers={"User-Agent": "pytorch-release-timeline registry", **(headers or {})})
+    request = urllib.request.Request(
+        url, headers={"User-Agent": "pytorch-release-timeline registry", **(headers or {})}
+    )
     with urllib.request.urlopen(request, timeout=60) as response:  # noqa: S310 - fixed https registry URLs
         return response.status, response.read()
 
@@ -268,7 +272,11 @@ def fetch_evidence(today, log=print, registry: str = REGISTRY, workers: int = 8)
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         torch = by_release(simple_index("torch", registry))
         records = {v: release_record(torch[v]) for v in sorted(torch, key=version_key)}
-        jobs = {(v, p): pool.submit(wheel_cuda, f["url"], f["size"]) for v in torch for p, f in _one_wheel_per_platform(torch[v]).items()}
+        jobs = {
+            (v, p): pool.submit(wheel_cuda, f["url"], f["size"])
+            for v in torch
+            for p, f in _one_wheel_per_platform(torch[v]).items()
+        }
         for (version, platform), job in jobs.items():
             records[version].setdefault("cuda", {})[platform] = job.result()
         for record in records.values():
@@ -304,11 +312,19 @@ def load_evidence(path: Path) -> dict:
     try:
         evidence = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise EvidenceError(f"{shown_path(path)}:{exc.lineno}: not valid JSON ({exc.msg}); refetch it with `python -m scripts.verify_compat --fetch`") from None
+        raise EvidenceError(
+            f"{shown_path(path)}:{exc.lineno}: not valid JSON ({exc.msg}); refetch it with `python -m scripts.verify_compat --fetch`"
+        ) from None
     except UnicodeDecodeError:
         raise EvidenceError(f"{shown_path(path)}:1: not UTF-8 text") from None
-    if not isinstance(evidence, dict) or not isinstance(evidence.get("checked"), str) or not all(isinstance(evidence.get(p), dict) for p in PACKAGES):
-        raise EvidenceError(f"{shown_path(path)}:1: an evidence file is an object with 'checked' and a record per package ({', '.join(PACKAGES)})")
+    if (
+        not isinstance(evidence, dict)
+        or not isinstance(evidence.get("checked"), str)
+        or not all(isinstance(evidence.get(p), dict) for p in PACKAGES)
+    ):
+        raise EvidenceError(
+            f"{shown_path(path)}:1: an evidence file is an object with 'checked' and a record per package ({', '.join(PACKAGES)})"
+        )
     return evidence
 
 

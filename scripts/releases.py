@@ -36,9 +36,17 @@ from pathlib import Path
 
 import yaml
 
-from scripts.compat import FIELDS as COMPAT_FIELDS, Compat, parse_compat
-from scripts.frontmatter import PageDataError, Problem, Reader, parse_front_matter, read_page_text, shown_path
-from scripts.frontmatter import split_front_matter  # noqa: F401 - re-exported: scripts and tests import it from here
+from scripts.compat import FIELDS as COMPAT_FIELDS
+from scripts.compat import Compat, parse_compat
+from scripts.frontmatter import (
+    PageDataError,
+    Problem,
+    Reader,
+    parse_front_matter,
+    read_page_text,
+    shown_path,
+    split_front_matter,  # noqa: F401 - re-exported: scripts and tests import it from here
+)
 
 DEFAULT_LANGUAGE = "zh"
 LANGUAGES = ("zh", "en")
@@ -83,7 +91,11 @@ AREAS: dict[str, dict[str, str]] = {
 # official text / a value derived from other facts. Shown next to dates, sources and compatibility values.
 EVIDENCE: dict[str, dict[str, str]] = {
     "official": {"mark": "✅", "zh": "官方来源", "en": "official source"},
-    "copy": {"mark": "◆", "zh": "官方文字的忠实副本（非官方页面本身）", "en": "faithful copy of official text (not the official page itself)"},
+    "copy": {
+        "mark": "◆",
+        "zh": "官方文字的忠实副本（非官方页面本身）",
+        "en": "faithful copy of official text (not the official page itself)",
+    },
     "derived": {"mark": "◆", "zh": "推断或间接印证", "en": "derived or corroborated indirectly"},
 }
 
@@ -103,9 +115,15 @@ SUPPORT_ENDS: dict[str, dict[str, str]] = {
     "conda": {"zh": "PyTorch 官方 Anaconda 频道的 Conda 包", "en": "Conda packages on PyTorch's Anaconda channel"},
     "glibc-pre-2.28": {"zh": "glibc 早于 2.28 的 Linux 发行版", "en": "Linux distributions with glibc older than 2.28"},
     "mps-macos-13": {"zh": "macOS 13（Ventura）上的 MPS 后端", "en": "the MPS backend on macOS 13 (Ventura)"},
-    "gpu-sm50-sm60-cuda12.8": {"zh": "CUDA 12.8/12.9 构建中的 Maxwell、Pascal GPU", "en": "Maxwell and Pascal GPUs in the CUDA 12.8/12.9 builds"},
+    "gpu-sm50-sm60-cuda12.8": {
+        "zh": "CUDA 12.8/12.9 构建中的 Maxwell、Pascal GPU",
+        "en": "Maxwell and Pascal GPUs in the CUDA 12.8/12.9 builds",
+    },
     "gpu-sm70-cuda12.8": {"zh": "CUDA 12.8/12.9 构建中的 Volta GPU", "en": "Volta GPUs in the CUDA 12.8/12.9 builds"},
-    "gpu-maxwell-pascal-default-wheel": {"zh": "PyPI 默认 wheel 上的 Maxwell、Pascal GPU", "en": "Maxwell and Pascal GPUs with the default PyPI wheel"},
+    "gpu-maxwell-pascal-default-wheel": {
+        "zh": "PyPI 默认 wheel 上的 Maxwell、Pascal GPU",
+        "en": "Maxwell and Pascal GPUs with the default PyPI wheel",
+    },
     "bazel-build": {"zh": "Bazel 构建", "en": "the Bazel build"},
 }
 
@@ -117,7 +135,17 @@ def area_slug(area: str) -> str:
 
 # --- fields -------------------------------------------------------------------------------------------
 
-FACT_FIELDS = ("version", "date", "source", "date_evidence", "source_evidence", "patches", "compat", "provisional", "lts")
+FACT_FIELDS = (
+    "version",
+    "date",
+    "source",
+    "date_evidence",
+    "source_evidence",
+    "patches",
+    "compat",
+    "provisional",
+    "lts",
+)
 WORD_FIELDS = ("title", "summary", "description", "source_note", "date_note")
 ZH_REQUIRED = ("version", "date", "title", "summary", "source", "features")
 ZH_ALLOWED = FACT_FIELDS + WORD_FIELDS + ("features", "changes")
@@ -133,7 +161,20 @@ LTS_FIELDS = ("patches", "source", "evidence", "note")
 # Words that, when the Chinese page has them, the English page must translate (and only then).
 PAIRED_WORDS = ("description", "source_note", "date_note")
 FEATURE_FIELDS = ("id", "name", "area", "maturity", "note")
-CHANGE_FIELDS = ("id", "category", "text", "source", "evidence", "affects", "follows", "ends", "last_supported", "drops", "before", "after")
+CHANGE_FIELDS = (
+    "id",
+    "category",
+    "text",
+    "source",
+    "evidence",
+    "affects",
+    "follows",
+    "ends",
+    "last_supported",
+    "drops",
+    "before",
+    "after",
+)
 DROPS_RE = re.compile(r"^(python|cuda|rocm)-\d+\.\d+t?$")
 
 # No leading zeros: "2.09" would sort and link like a second 2.9.
@@ -222,7 +263,7 @@ class ReleasePage:
 
     @property
     def date_iso(self) -> str:
-        """"2017-08-05", or "2017-01" when only the month is known (a valid HTML <time> value too)."""
+        """ "2017-08-05", or "2017-01" when only the month is known (a valid HTML <time> value too)."""
         return self.date.isoformat() if self.date_precision == "day" else self.date.strftime("%Y-%m")
 
     def maturity_counts(self) -> dict[str, int]:
@@ -363,7 +404,7 @@ def heading_anchors(body: str) -> set[str]:
     """Ids given to headings with attr_list, e.g. `### Title { #amp }`, outside code fences."""
     anchors: set[str] = set()
     lines = body.split("\n")
-    for line, in_code in zip(lines, scan_fences(lines)[0]):
+    for line, in_code in zip(lines, scan_fences(lines)[0], strict=True):
         heading = None if in_code else re.match(r"^#{2,6}\s.*\{([^}]*)\}\s*$", line)
         if heading:
             anchors.update(re.findall(r"#([\w-]+)", heading.group(1)))
@@ -429,17 +470,27 @@ def _read_features_facts(r: Reader, node: yaml.Node) -> list[dict]:
         fields = r.fields(item, "a feature", FEATURE_FIELDS, ("id", "name", "area", "maturity"))
         if fields is None:
             continue
-        fid = r.matching(fields["id"][1], "feature id", ID_RE, "lowercase letters, digits and '-'") if "id" in fields else None
+        fid = (
+            r.matching(fields["id"][1], "feature id", ID_RE, "lowercase letters, digits and '-'")
+            if "id" in fields
+            else None
+        )
         if fid and fid in first_line:
             r.problem(r.line(fields["id"][1]), f"duplicate feature id '{fid}' (first used on line {first_line[fid]})")
             fid = None
         name = r.text(fields["name"][1], "name") if "name" in fields else None
         area = r.choice(fields["area"][1], "area", AREAS, "area") if "area" in fields else None
-        maturity = r.choice(fields["maturity"][1], "maturity", MATURITY_LABELS, "maturity label") if "maturity" in fields else None
+        maturity = (
+            r.choice(fields["maturity"][1], "maturity", MATURITY_LABELS, "maturity label")
+            if "maturity" in fields
+            else None
+        )
         note = r.text(fields["note"][1], "note") if "note" in fields else None
         if fid and name and area and maturity and ("note" not in fields or note):
             first_line[fid] = r.line(item)
-            features.append({"id": fid, "name": name, "area": area, "maturity": maturity, "note": note, "line": r.line(item)})
+            features.append(
+                {"id": fid, "name": name, "area": area, "maturity": maturity, "note": note, "line": r.line(item)}
+            )
     return features
 
 
@@ -459,7 +510,9 @@ def _read_changes_facts(r: Reader, node: yaml.Node, version: str | None) -> list
             "source": lambda n: r.url(n, "source"),
             "evidence": lambda n: r.choice(n, "evidence", EVIDENCE, "evidence"),
             "affects": lambda n: r.text_list(n, "affects", ID_RE, "feature ids"),
-            "follows": lambda n: r.matching(n, "follows", FOLLOWS_RE, "'<version>#<change id>' of an earlier release, e.g. '2.4#torch-load-warning'"),
+            "follows": lambda n: r.matching(
+                n, "follows", FOLLOWS_RE, "'<version>#<change id>' of an earlier release, e.g. '2.4#torch-load-warning'"
+            ),
             "ends": lambda n: r.choice(n, "ends", SUPPORT_ENDS, "support key"),
             "last_supported": lambda n: r.matching(n, "last_supported", VERSION_RE, "a release version such as '2.2'"),
             "drops": lambda n: r.text_list(n, "drops", DROPS_RE, "items such as 'python-3.7' or 'cuda-11.6'"),
@@ -471,10 +524,16 @@ def _read_changes_facts(r: Reader, node: yaml.Node, version: str | None) -> list
                 value[name] = getters[name](node_value)
                 ok = ok and value[name] is not None
         if value.get("id") and value["id"] in first_line:
-            r.problem(r.line(fields["id"][1]), f"duplicate change id '{value['id']}' (first used on line {first_line[value['id']]})")
+            r.problem(
+                r.line(fields["id"][1]),
+                f"duplicate change id '{value['id']}' (first used on line {first_line[value['id']]})",
+            )
             ok = False
         if ok and ("ends" in value) != ("last_supported" in value):
-            r.problem(value["line"], "a change with 'ends' needs 'last_supported' (the last release that had it), and the other way round")
+            r.problem(
+                value["line"],
+                "a change with 'ends' needs 'last_supported' (the last release that had it), and the other way round",
+            )
             ok = False
         if ok and ("ends" in value or "drops" in value) and value["category"] != "dropped-platform":
             r.problem(value["line"], "only a 'dropped-platform' change can say what support it 'ends' or 'drops'")
@@ -482,7 +541,12 @@ def _read_changes_facts(r: Reader, node: yaml.Node, version: str | None) -> list
         if ok and "after" in value and "before" not in value:
             r.problem(value["line"], "a change with 'after' code needs the 'before' code it replaces")
             ok = False
-        if ok and "follows" in value and version and version_key(value["follows"].split("#")[0]) >= version_key(version):
+        if (
+            ok
+            and "follows" in value
+            and version
+            and version_key(value["follows"].split("#")[0]) >= version_key(version)
+        ):
             r.problem(r.line(fields["follows"][1]), f"'follows' must name an earlier release than {version}")
             ok = False
         if ok:
@@ -495,14 +559,20 @@ def _read_words_by_id(r: Reader, node: yaml.Node, name: str, with_note: bool) ->
     """An English page's `features:`/`changes:`/`compat_notes:` mapping: id -> words (and the line)."""
     out: dict[str, dict] = {}
     if not isinstance(node, yaml.MappingNode):
-        r.problem(r.line(node), f"'{name}' on an English page maps each id to its English words, e.g. 'amp: Automatic mixed precision'")
+        r.problem(
+            r.line(node),
+            f"'{name}' on an English page maps each id to its English words, e.g. 'amp: Automatic mixed precision'",
+        )
         return out
     for key, value in node.value:
         if isinstance(value, yaml.MappingNode) and with_note:
             fields = r.fields(value, f"'{key.value}'", ("name", "note"), ("name",), line=r.line(key))
             if fields is None or "name" not in fields:
                 continue
-            words = {"name": r.text(fields["name"][1], "name"), "note": r.text(fields["note"][1], "note") if "note" in fields else None}
+            words = {
+                "name": r.text(fields["name"][1], "name"),
+                "note": r.text(fields["note"][1], "note") if "note" in fields else None,
+            }
             if words["name"] is None or ("note" in fields and words["note"] is None):
                 continue
         else:
@@ -526,7 +596,7 @@ def _read_lts(r: Reader, node: yaml.Node, patches: list[str]) -> dict | None:
         "note": r.text(fields["note"][1], "lts.note"),
         "line": r.line(node),
     }
-    for patch, item in zip(value["patches"] or [], fields["patches"][1].value):
+    for patch, item in zip(value["patches"] or [], fields["patches"][1].value, strict=True):
         if patch not in patches:
             r.problem(r.line(item), f"lts: patch '{patch}' is not listed in 'patches'")
             return None
@@ -541,26 +611,41 @@ def _read_provisional(r: Reader, fields: dict, values: dict, version: str) -> bo
     is an upload day, and a compatibility claim that does not rest on PyPI alone."""
     key, node = fields["provisional"]
     if not isinstance(node, yaml.ScalarNode) or node.value != "true":
-        r.problem(r.line(key), "write 'provisional: true' (a release on PyPI whose official post is not available yet), or leave the field out")
+        r.problem(
+            r.line(key),
+            "write 'provisional: true' (a release on PyPI whose official post is not available yet), or leave the field out",
+        )
         return None
     ok = True
     for name in PROVISIONAL_REFUSED:
         if name in fields:
-            r.problem(r.line(fields[name][0]), f"a provisional release carries registry facts only: remove '{name}' (add it from the official post, with python -m scripts.new_release {version})")
+            r.problem(
+                r.line(fields[name][0]),
+                f"a provisional release carries registry facts only: remove '{name}' (add it from the official post, with python -m scripts.new_release {version})",
+            )
             ok = False
     source = values.get("source")
     expected = f"{PROVISIONAL_SOURCE_PREFIX}{version}."
     if source and not source.startswith(expected):
-        r.problem(r.line(fields["source"][0]), f"a provisional release's source is its PyPI page ({expected}0/), not '{source}'")
+        r.problem(
+            r.line(fields["source"][0]),
+            f"a provisional release's source is its PyPI page ({expected}0/), not '{source}'",
+        )
         ok = False
     if "date_note" not in fields:
-        r.problem(r.line(key), "a provisional release needs a 'date_note' saying its date is PyPI's first upload day, not an announcement date")
+        r.problem(
+            r.line(key),
+            "a provisional release needs a 'date_note' saying its date is PyPI's first upload day, not an announcement date",
+        )
         ok = False
     compat = values.get("compat")
     for name in COMPAT_FIELDS if compat else ():
         for claim in compat.claims(name):
             if claim.sources != PROVISIONAL_CLAIM_SOURCES or claim.evidence != "official":
-                r.problem(claim.line, f"a provisional release's {name} claim rests on PyPI alone: 'sources: [PyPI]' and 'evidence: official'")
+                r.problem(
+                    claim.line,
+                    f"a provisional release's {name} claim rests on PyPI alone: 'sources: [PyPI]' and 'evidence: official'",
+                )
                 ok = False
     return True if ok else None
 
@@ -582,7 +667,10 @@ def _parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tupl
         if name in allowed:
             continue
         if lang != DEFAULT_LANGUAGE and name in ZH_ALLOWED:
-            r.problem(r.line(key), f"'{name}' is a fact, written once in the Chinese page {page_file_name(version_of_file, DEFAULT_LANGUAGE)}: remove it here (an English page carries only words)")
+            r.problem(
+                r.line(key),
+                f"'{name}' is a fact, written once in the Chinese page {page_file_name(version_of_file, DEFAULT_LANGUAGE)}: remove it here (an English page carries only words)",
+            )
         else:
             r.problem(r.line(key), f"unknown field '{name}' (allowed: {', '.join(allowed)})")
     for name in required:
@@ -599,16 +687,24 @@ def _parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tupl
     changes: list[dict] = []
     if lang == DEFAULT_LANGUAGE:
         if "version" in fields:
-            version = r.matching(fields["version"][1], "version", VERSION_RE, "MAJOR.MINOR without leading zeros, e.g. '1.6'")
+            version = r.matching(
+                fields["version"][1], "version", VERSION_RE, "MAJOR.MINOR without leading zeros, e.g. '1.6'"
+            )
             if version and version != version_of_file:
-                r.problem(lines["version"], f"version '{version}' does not match the file name {path.name} (expected '{version_of_file}')")
+                r.problem(
+                    lines["version"],
+                    f"version '{version}' does not match the file name {path.name} (expected '{version_of_file}')",
+                )
                 version = None
             values["version"] = version
         if "date" in fields:
             raw = r.scalar(fields["date"][1], "date")
             parsed = _parse_date(raw) if raw is not None else None
             if raw is not None and parsed is None:
-                r.problem(lines["date"], f"bad date '{raw}': expected a real calendar date as YYYY-MM-DD (or YYYY-MM when only the month is known)")
+                r.problem(
+                    lines["date"],
+                    f"bad date '{raw}': expected a real calendar date as YYYY-MM-DD (or YYYY-MM when only the month is known)",
+                )
             values["date"] = parsed
         if "source" in fields:
             values["source"] = r.url(fields["source"][1], "source")
@@ -618,7 +714,7 @@ def _parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tupl
         if "patches" in fields:
             patches = r.text_list(fields["patches"][1], "patches", PATCH_RE, "patch versions such as '2.9.1'")
             if patches:
-                for patch, item in zip(patches, fields["patches"][1].value):
+                for patch, item in zip(patches, fields["patches"][1].value, strict=True):
                     if not patch.startswith(version_of_file + "."):
                         r.problem(r.line(item), f"patch '{patch}' is not a {version_of_file} release")
                         patches = None
@@ -672,12 +768,24 @@ def _join(zh: _Parsed, en: _Parsed, docs_dir: Path) -> tuple[Release | None, lis
     en_features = dict(en.features)
     for feature in zh.features:
         if feature["id"] not in en_features:
-            problem(en, en.lines.get("features", 1), f"feature '{feature['id']}' has no English name: add '{feature['id']}: <name>' under features ({zh.shown}:{feature['line']})")
+            problem(
+                en,
+                en.lines.get("features", 1),
+                f"feature '{feature['id']}' has no English name: add '{feature['id']}: <name>' under features ({zh.shown}:{feature['line']})",
+            )
         elif feature["note"] and not en_features[feature["id"]]["note"]:
             words = en_features[feature["id"]]
-            problem(en, words["line"], f"feature '{feature['id']}' has a note in {zh.shown}:{feature['line']}: give it 'name' and 'note' here")
+            problem(
+                en,
+                words["line"],
+                f"feature '{feature['id']}' has a note in {zh.shown}:{feature['line']}: give it 'name' and 'note' here",
+            )
         elif not feature["note"] and en_features[feature["id"]]["note"]:
-            problem(en, en_features[feature["id"]]["line"], f"feature '{feature['id']}' has a note here but none in {zh.shown}:{feature['line']}")
+            problem(
+                en,
+                en_features[feature["id"]]["line"],
+                f"feature '{feature['id']}' has a note here but none in {zh.shown}:{feature['line']}",
+            )
     zh_ids = {f["id"] for f in zh.features} | zh.values.get("_feature_ids_written", set())
     for fid, words in en_features.items():
         if fid not in zh_ids:
@@ -685,7 +793,11 @@ def _join(zh: _Parsed, en: _Parsed, docs_dir: Path) -> tuple[Release | None, lis
     en_changes = dict(en.changes)
     for change in zh.changes:
         if change["id"] not in en_changes:
-            problem(en, en.lines.get("changes", 1), f"change '{change['id']}' has no English text: add '{change['id']}: <text>' under changes ({zh.shown}:{change['line']})")
+            problem(
+                en,
+                en.lines.get("changes", 1),
+                f"change '{change['id']}' has no English text: add '{change['id']}: <text>' under changes ({zh.shown}:{change['line']})",
+            )
     zh_change_ids = {c["id"] for c in zh.changes} | zh.values.get("_change_ids_written", set())
     for cid, words in en_changes.items():
         if cid not in zh_change_ids:
@@ -695,15 +807,25 @@ def _join(zh: _Parsed, en: _Parsed, docs_dir: Path) -> tuple[Release | None, lis
     zh_notes = compat.notes if compat else {}
     for nid in zh_notes:
         if nid not in en_notes:
-            problem(en, en.lines.get("compat_notes", 1), f"compatibility note '{nid}' has no English text: add '{nid}: <text>' under compat_notes")
+            problem(
+                en,
+                en.lines.get("compat_notes", 1),
+                f"compatibility note '{nid}' has no English text: add '{nid}: <text>' under compat_notes",
+            )
     for nid, words in en_notes.items():
         if nid not in zh_notes:
-            problem(en, words["line"], f"unknown compatibility note '{nid}': {zh.shown} has no such note under compat.notes")
+            problem(
+                en, words["line"], f"unknown compatibility note '{nid}': {zh.shown} has no such note under compat.notes"
+            )
 
     if zh.values.get("provisional"):
         for name in PROVISIONAL_REFUSED:
             if name in en.lines:
-                problem(en, en.lines[name], f"a provisional release carries registry facts only: remove '{name}' ({zh.shown} has 'provisional: true')")
+                problem(
+                    en,
+                    en.lines[name],
+                    f"a provisional release carries registry facts only: remove '{name}' ({zh.shown} has 'provisional: true')",
+                )
     if "lts" in zh.lines and "lts_note" not in en.lines:
         problem(en, 1, f"missing 'lts_note': {zh.shown}:{zh.lines['lts']} has an LTS note, translate it here")
     if "lts_note" in en.lines and "lts" not in zh.lines:
@@ -714,10 +836,19 @@ def _join(zh: _Parsed, en: _Parsed, docs_dir: Path) -> tuple[Release | None, lis
         for feature in zh.features:
             if feature["id"] not in anchors:
                 line = feature["line"] if page is zh else dict(en.features).get(feature["id"], {}).get("line", 1)
-                problem(page, line, f"feature '{feature['id']}' has no section: add a heading ending in '{{ #{feature['id']} }}'")
+                problem(
+                    page,
+                    line,
+                    f"feature '{feature['id']}' has no section: add a heading ending in '{{ #{feature['id']} }}'",
+                )
 
     facts = zh.values
-    if problems or not facts.get("version") or not facts.get("date") or any(facts.get(n) is None for n in ("title", "summary", "source")):
+    if (
+        problems
+        or not facts.get("version")
+        or not facts.get("date")
+        or any(facts.get(n) is None for n in ("title", "summary", "source"))
+    ):
         return None, problems
     if any(en.values.get(n) is None for n in ("title", "summary")):
         return None, problems
@@ -730,10 +861,22 @@ def _join(zh: _Parsed, en: _Parsed, docs_dir: Path) -> tuple[Release | None, lis
     for page in (zh, en):
         words = page.values
         if page is zh:
-            features = tuple(Feature(f["id"], f["name"], f["area"], f["maturity"], f["line"], f["note"]) for f in zh.features)
+            features = tuple(
+                Feature(f["id"], f["name"], f["area"], f["maturity"], f["line"], f["note"]) for f in zh.features
+            )
             changes = tuple(_change(c, c["text"], c["line"]) for c in zh.changes)
         else:
-            features = tuple(Feature(f["id"], en_features[f["id"]]["name"], f["area"], f["maturity"], en_features[f["id"]]["line"], en_features[f["id"]]["note"]) for f in zh.features)
+            features = tuple(
+                Feature(
+                    f["id"],
+                    en_features[f["id"]]["name"],
+                    f["area"],
+                    f["maturity"],
+                    en_features[f["id"]]["line"],
+                    en_features[f["id"]]["note"],
+                )
+                for f in zh.features
+            )
             changes = tuple(_change(c, en_changes[c["id"]]["name"], en_changes[c["id"]]["line"]) for c in zh.changes)
         page_compat = compat.with_notes(en_notes if page is en else None) if compat else None
         pages[page.lang] = ReleasePage(
@@ -766,7 +909,13 @@ def _lts(facts: dict | None, translated_note: str | None) -> Lts | None:
     if facts is None:
         return None
     note = translated_note or facts["note"]
-    return Lts(patches=tuple(facts["patches"]), source=facts["source"], evidence=facts["evidence"], note=note, line=facts["line"])
+    return Lts(
+        patches=tuple(facts["patches"]),
+        source=facts["source"],
+        evidence=facts["evidence"],
+        note=note,
+        line=facts["line"],
+    )
 
 
 def _change(facts: dict, text: str, line: int) -> Change:
@@ -810,7 +959,13 @@ def _release_files(docs_dir: Path) -> tuple[dict[str, dict[str, Path]], list[Pro
             continue
         stem, lang = _stem(path), language_of(path)
         if not VERSION_RE.match(stem):
-            problems.append(Problem(shown, 1, f"a release page is named <version>.md or <version>.en.md (e.g. 2.10.md), not '{path.name}'"))
+            problems.append(
+                Problem(
+                    shown,
+                    1,
+                    f"a release page is named <version>.md or <version>.en.md (e.g. 2.10.md), not '{path.name}'",
+                )
+            )
             continue
         grouped.setdefault(stem, {})[lang] = path
     return grouped, problems
@@ -834,7 +989,11 @@ def load_catalog(docs_dir: Path | str, today: dt.date | None = None) -> Catalog:
             present = next(iter(files.values()))
             expected = shown_path(docs_dir / RELEASES_DIR / page_file_name(version, lang))
             line = parsed[language_of(present)].lines.get("version", 1) if language_of(present) in parsed else 1
-            problems.append(Problem(shown_path(present), line, f"release {version} has no {LANGUAGE_NAMES[lang]} page: add {expected}"))
+            problems.append(
+                Problem(
+                    shown_path(present), line, f"release {version} has no {LANGUAGE_NAMES[lang]} page: add {expected}"
+                )
+            )
         if missing or len(parsed) != len(LANGUAGES):
             continue
         release, found = _join(parsed[DEFAULT_LANGUAGE], parsed["en"], docs_dir)
@@ -853,16 +1012,28 @@ def _catalog_problems(releases: list[Release], today: dt.date) -> list[Problem]:
     changes, features named by changes, one area per feature id."""
     problems: list[Problem] = []
     oldest_first = list(reversed(releases))
-    for older, newer in zip(oldest_first, oldest_first[1:]):
+    for older, newer in zip(oldest_first, oldest_first[1:], strict=False):
         page = newer.facts
         older_day = older.date if older.facts.date_precision == "day" else older.date.replace(day=1)
         newer_last_day = page.date if page.date_precision == "day" else _month_end(page.date)
         if newer_last_day < older_day:
-            problems.append(Problem(page.path, page.lines["date"], f"date {page.date_iso} is earlier than the release before it ({older.version}: {older.date_iso})"))
+            problems.append(
+                Problem(
+                    page.path,
+                    page.lines["date"],
+                    f"date {page.date_iso} is earlier than the release before it ({older.version}: {older.date_iso})",
+                )
+            )
     for release in releases:
         page = release.facts
         if page.date > today:
-            problems.append(Problem(page.path, page.lines["date"], f"date {page.date_iso} is in the future (today is {today.isoformat()})"))
+            problems.append(
+                Problem(
+                    page.path,
+                    page.lines["date"],
+                    f"date {page.date_iso} is in the future (today is {today.isoformat()})",
+                )
+            )
     by_version = {r.version: r for r in releases}
     feature_ids = {f.id for r in releases for f in r.features}
     area_of: dict[str, tuple[str, Release, Feature]] = {}
@@ -871,21 +1042,49 @@ def _catalog_problems(releases: list[Release], today: dt.date) -> list[Problem]:
             seen = area_of.setdefault(feature.id, (feature.area, release, feature))
             if seen[0] != feature.area:
                 problems.append(
-                    Problem(release.facts.path, feature.line, f"feature '{feature.id}' is in area '{feature.area}' here but '{seen[0]}' in {seen[1].facts.path}:{seen[2].line}: one id is one feature, in one area")
+                    Problem(
+                        release.facts.path,
+                        feature.line,
+                        f"feature '{feature.id}' is in area '{feature.area}' here but '{seen[0]}' in {seen[1].facts.path}:{seen[2].line}: one id is one feature, in one area",
+                    )
                 )
         for change in release.changes:
             for fid in change.affects:
                 if fid not in feature_ids:
-                    problems.append(Problem(release.facts.path, change.line, f"change '{change.id}' affects feature '{fid}', which no release lists"))
+                    problems.append(
+                        Problem(
+                            release.facts.path,
+                            change.line,
+                            f"change '{change.id}' affects feature '{fid}', which no release lists",
+                        )
+                    )
             if change.follows:
                 version, cid = change.follows
                 target = by_version.get(version)
                 if target is None:
-                    problems.append(Problem(release.facts.path, change.line, f"change '{change.id}' follows release {version}, which has no page"))
+                    problems.append(
+                        Problem(
+                            release.facts.path,
+                            change.line,
+                            f"change '{change.id}' follows release {version}, which has no page",
+                        )
+                    )
                 elif cid not in {c.id for c in target.changes}:
-                    problems.append(Problem(release.facts.path, change.line, f"change '{change.id}' follows '{cid}', which {target.facts.path} does not list under changes"))
+                    problems.append(
+                        Problem(
+                            release.facts.path,
+                            change.line,
+                            f"change '{change.id}' follows '{cid}', which {target.facts.path} does not list under changes",
+                        )
+                    )
             if change.last_supported and change.last_supported not in by_version:
-                problems.append(Problem(release.facts.path, change.line, f"change '{change.id}': last_supported release {change.last_supported} has no page"))
+                problems.append(
+                    Problem(
+                        release.facts.path,
+                        change.line,
+                        f"change '{change.id}': last_supported release {change.last_supported} has no page",
+                    )
+                )
     return problems
 
 
@@ -919,7 +1118,10 @@ def cached_catalog(docs_dir: Path | str) -> Catalog:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.releases", description="Validate every release page (and every other page's front matter and markers) and print a summary.")
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.releases",
+        description="Validate every release page (and every other page's front matter and markers) and print a summary.",
+    )
     parser.add_argument("--docs-dir", default="docs", help="the MkDocs docs_dir (default: docs)")
     args = parser.parse_args(argv)
     from scripts.pages import check_site_pages
@@ -942,7 +1144,9 @@ def main(argv: list[str] | None = None) -> int:
     for release in catalog.releases:
         counts = ", ".join(f"{n} {label}" for label, n in release.facts.maturity_counts().items())
         extra = f", {len(release.changes)} changes" if release.changes else ""
-        print(f"{release.version:>5}  {release.date_iso:<10}  {len(release.features)} features ({counts or 'none'}){extra}")
+        print(
+            f"{release.version:>5}  {release.date_iso:<10}  {len(release.features)} features ({counts or 'none'}){extra}"
+        )
     print(f"{len(catalog.releases)} releases, {len(catalog.releases) * len(LANGUAGES)} pages: OK")
     return 0
 

@@ -18,7 +18,17 @@ import html
 import posixpath
 import re
 
-from scripts.releases import AREAS, CHANGE_CATEGORIES, EVIDENCE, MATURITY_LABELS, RELEASES_DIR, Catalog, Change, ReleasePage, scan_fences
+from scripts.releases import (
+    AREAS,
+    CHANGE_CATEGORIES,
+    EVIDENCE,
+    MATURITY_LABELS,
+    RELEASES_DIR,
+    Catalog,
+    Change,
+    ReleasePage,
+    scan_fences,
+)
 
 # The labels a timeline entry always counts, even at zero, so entries compare at a glance.
 COUNTED_LABELS = ("Stable", "Beta", "Prototype")
@@ -190,17 +200,23 @@ def feature_table(page: ReleasePage, statuses: dict | None = None, lifecycle_hre
     out += [f'<th scope="col">{esc(t["area"])}</th>', "</tr></thead>", "<tbody>"]
     for feature in page.features:
         out.append(f'<tr data-feature="{esc(feature.id)}">')
-        out.append(f'<th scope="row" data-label="{esc(t["feature"])}"><a href="#{esc(feature.id)}">{esc(feature.name)}</a></th>')
+        out.append(
+            f'<th scope="row" data-label="{esc(t["feature"])}"><a href="#{esc(feature.id)}">{esc(feature.name)}</a></th>'
+        )
         out.append(f'<td data-label="{esc(t["maturity"])}">{maturity_badge(feature.maturity, page.lang)}</td>')
         if statuses is not None:
-            out.append(f'<td data-label="{esc(t["today"])}">{status_html(statuses.get(feature.id), page.lang, lifecycle_href, feature.id)}</td>')
+            out.append(
+                f'<td data-label="{esc(t["today"])}">{status_html(statuses.get(feature.id), page.lang, lifecycle_href, feature.id)}</td>'
+            )
         out.append(f'<td data-label="{esc(t["area"])}">{esc(AREAS[feature.area][page.lang])}</td>')
         out.append("</tr>")
     out += ["</tbody>", "</table>", "</div>"]
     return "\n".join(out)
 
 
-def release_header(page: ReleasePage, statuses: dict | None = None, lifecycle_href: str | None = None, quick: str = "") -> str:
+def release_header(
+    page: ReleasePage, statuses: dict | None = None, lifecycle_href: str | None = None, quick: str = ""
+) -> str:
     """The H1, the quick facts (`quick`, HTML from scripts/install_view.py) and the fact box every release page
     starts with (HTML: every value is escaped). Provenance caveats are folded behind their ◆ in the quick facts:
     content first, the caveat one click away (still in the page for search and print)."""
@@ -216,7 +232,9 @@ def release_header(page: ReleasePage, statuses: dict | None = None, lifecycle_hr
         lines.append(quick)
     else:
         date_mark = evidence_mark(page.date_evidence, page.lang)
-        lines.append(f'<p class="release-facts"><span class="release-date">{esc(t["date"])}{t["colon"]}{date_html(page)}{date_mark}</span></p>')
+        lines.append(
+            f'<p class="release-facts"><span class="release-date">{esc(t["date"])}{t["colon"]}{date_html(page)}{date_mark}</span></p>'
+        )
         for note in (page.date_note, page.source_note):
             if note:
                 lines.append(f'<details class="quick-caveat"><summary>◆</summary><p>{esc(note)}</p></details>')
@@ -252,7 +270,9 @@ def release_footer(catalog: Catalog, page: ReleasePage, compare_href: str | None
     lines = ["", "---", "", '<nav class="release-around" data-search-exclude markdown>', ""]
     if previous:
         prev_page = previous.pages[page.lang]
-        lines.append(f'- {esc(t["previous"])}{t["colon"]}{link(previous.version)} ({prev_page.date_iso}) — {esc(prev_page.summary)}')
+        lines.append(
+            f"- {esc(t['previous'])}{t['colon']}{link(previous.version)} ({prev_page.date_iso}) — {esc(prev_page.summary)}"
+        )
         if compare_href:
             # Raw HTML: MkDocs would try to resolve a Markdown link with a query as a file. The pair is a
             # query, not a #fragment: it is view state.
@@ -263,12 +283,20 @@ def release_footer(catalog: Catalog, page: ReleasePage, compare_href: str | None
         lines.append(f"- {esc(t['none_previous'])}")
     if following:
         next_page = following.pages[page.lang]
-        lines.append(f'- {esc(t["next"])}{t["colon"]}{link(following.version)} ({next_page.date_iso}) — {esc(next_page.summary)}')
+        lines.append(
+            f"- {esc(t['next'])}{t['colon']}{link(following.version)} ({next_page.date_iso}) — {esc(next_page.summary)}"
+        )
     else:
         lines.append(f"- {esc(t['none_next'])}")
     # A provisional page's source is its PyPI page, not a post: the link says so.
     read = t["read_pypi"] if page.provisional else t["read_source"]
-    lines += ["", "</nav>", "", f'<p class="release-source-link" data-search-exclude><a href="{esc(page.source)}">{esc(read)} ↗</a></p>', ""]
+    lines += [
+        "",
+        "</nav>",
+        "",
+        f'<p class="release-source-link" data-search-exclude><a href="{esc(page.source)}">{esc(read)} ↗</a></p>',
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -287,7 +315,9 @@ def _code_block(code: str, badge: tuple[str, str] | None) -> list[str]:
     return lines
 
 
-def changes_section(page: ReleasePage, catalog: Catalog, entries: dict, release_href, badge_for, feature_href=None) -> str:
+def changes_section(
+    page: ReleasePage, catalog: Catalog, entries: dict, release_href, badge_for, feature_href=None
+) -> str:
     """The "Breaking changes and deprecations" section of a release page, from its `changes`.
 
     `entries`: the snippet status file's entries (badges of the before/after code, by snippet id);
@@ -307,21 +337,32 @@ def changes_section(page: ReleasePage, catalog: Catalog, entries: dict, release_
             if change.follows:
                 followers.setdefault(change.follows, []).append((release.version, change))
     zh_src = page.src_uri if lang == "zh" else page.src_uri.replace(f".{lang}.md", ".md")
-    lines += [f'<p class="changes-intro">{esc(t["changes_intro"].format(version=page.version, count=len(page.changes)))}</p>', ""]
+    lines += [
+        f'<p class="changes-intro">{esc(t["changes_intro"].format(version=page.version, count=len(page.changes)))}</p>',
+        "",
+    ]
     lines += ['<div class="changes" markdown>', ""]
     for change in page.changes:
         category = CHANGE_CATEGORIES[change.category][lang]
-        meta = [f'<a href="{esc(change.source)}">{esc(_short_url(change.source))}</a>{evidence_mark(change.evidence, lang)}']
+        meta = [
+            f'<a href="{esc(change.source)}">{esc(_short_url(change.source))}</a>{evidence_mark(change.evidence, lang)}'
+        ]
         if change.follows:
             version, cid = change.follows
-            meta.append(f'{esc(t["follows"])}{t["colon"]}<a href="{esc(release_href(version))}#change-{esc(cid)}">PyTorch {esc(version)}</a>')
-        for version, later in sorted(followers.get((page.version, change.id), []), key=lambda p: [int(x) for x in p[0].split(".")]):
-            meta.append(f'{esc(t["followed_by"])}{t["colon"]}<a href="{esc(release_href(version))}#{esc(later.anchor)}">PyTorch {esc(version)}</a>')
+            meta.append(
+                f'{esc(t["follows"])}{t["colon"]}<a href="{esc(release_href(version))}#change-{esc(cid)}">PyTorch {esc(version)}</a>'
+            )
+        for version, later in sorted(
+            followers.get((page.version, change.id), []), key=lambda p: [int(x) for x in p[0].split(".")]
+        ):
+            meta.append(
+                f'{esc(t["followed_by"])}{t["colon"]}<a href="{esc(release_href(version))}#{esc(later.anchor)}">PyTorch {esc(version)}</a>'
+            )
         if change.last_supported:
             meta.append(esc(t["last_supported"].format(version=change.last_supported)))
         if change.affects and feature_href:
             links = ", ".join(f'<a href="{esc(feature_href(fid))}">{esc(fid)}</a>' for fid in change.affects)
-            meta.append(f'{esc(t["affects"])}{t["colon"]}{links}')
+            meta.append(f"{esc(t['affects'])}{t['colon']}{links}")
         lines += [
             f'<div class="change" id="{esc(change.anchor)}" data-category="{esc(change.category)}" markdown>',
             "",
@@ -332,11 +373,15 @@ def changes_section(page: ReleasePage, catalog: Catalog, entries: dict, release_
         ]
         if change.before:
             entry = entries.get(change_snippet_id(zh_src, change.id, "before"))
-            lines += ["", f'<p class="change-code-label">{esc(t["before"])}</p>'] + _code_block(change.before, badge_for(entry, lang) if entry else None)
+            lines += ["", f'<p class="change-code-label">{esc(t["before"])}</p>'] + _code_block(
+                change.before, badge_for(entry, lang) if entry else None
+            )
         if change.after:
             entry = entries.get(change_snippet_id(zh_src, change.id, "after"))
             label = t["after"].format(version=page.version)
-            lines += [f'<p class="change-code-label">{esc(label)}</p>'] + _code_block(change.after, badge_for(entry, lang) if entry else None)
+            lines += [f'<p class="change-code-label">{esc(label)}</p>'] + _code_block(
+                change.after, badge_for(entry, lang) if entry else None
+            )
         lines += ["", "</div>", ""]
     lines += ["</div>", ""]
     return "\n".join(lines)
@@ -349,13 +394,18 @@ def maturity_counts_html(page: ReleasePage) -> str:
     """One pill per label the release uses (Stable, Beta, Prototype first, then the rest), none at zero:
     "0 Stable · 0 Beta" on 27 entries of a page was noise, not a comparison."""
     counts = page.maturity_counts()  # holds only labels with at least one feature
-    shown = [label for label in COUNTED_LABELS if label in counts] + [label for label in counts if label not in COUNTED_LABELS]
+    shown = [label for label in COUNTED_LABELS if label in counts] + [
+        label for label in counts if label not in COUNTED_LABELS
+    ]
     return " ".join(maturity_badge(label, page.lang, counts[label]) for label in shown)
 
 
 PROVISIONAL = {
     "zh": ("临时条目", "官方发布文章尚未收录：日期是 PyPI 首次上传的日期，事实只来自 PyPI"),
-    "en": ("provisional", "Official post not available here yet: the date is PyPI's first upload day and the facts come from PyPI only"),
+    "en": (
+        "provisional",
+        "Official post not available here yet: the date is PyPI's first upload day and the facts come from PyPI only",
+    ),
 }
 
 
@@ -376,9 +426,17 @@ def timeline(catalog: Catalog, lang: str, from_src: str = "index.md", pending: s
     if not pages:
         return ""
     newest, oldest = pages[0], pages[-1]
-    coverage = t["coverage"].format(first=oldest.version, first_date=oldest.date_iso, last=newest.version, last_date=newest.date_iso, count=len(pages))
+    coverage = t["coverage"].format(
+        first=oldest.version,
+        first_date=oldest.date_iso,
+        last=newest.version,
+        last_date=newest.date_iso,
+        count=len(pages),
+    )
     lines = [f'<p class="timeline-coverage">{esc(coverage)}</p>', ""]
-    latest_link = f"[{esc(t['release'].format(version=newest.version))}]({_link(from_src, _release_src(newest.version))})"
+    latest_link = (
+        f"[{esc(t['release'].format(version=newest.version))}]({_link(from_src, _release_src(newest.version))})"
+    )
     lines += [
         '<div class="latest-release" markdown>',
         "",
@@ -431,7 +489,7 @@ def join_cjk_soft_breaks(markdown: str) -> str:
     in_code = scan_fences(lines)[0]
     out: list[str] = []
     previous_in_code = True
-    for line, code in zip(lines, in_code):
+    for line, code in zip(lines, in_code, strict=True):
         if (
             not code
             and not previous_in_code

@@ -41,7 +41,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 FORMAT_VERSION = 2
 # Where each part of a language's index lies in the built site: JSON on the hosted site, a script in the
@@ -98,7 +98,7 @@ def stem(word: str) -> str:
     return w
 
 
-@lru_cache(maxsize=None)  # the same words recur all over the site
+@cache  # the same words recur all over the site
 def word_tokens(word: str) -> tuple[str, ...]:
     """Index tokens of one Latin word (as WORD matches it in normalized text)."""
     out = []
@@ -157,7 +157,10 @@ BLOCKS = HEADINGS | {
 
 
 def _attributes(source: str) -> dict[str, str]:
-    return {m.group(1).lower(): html.unescape(m.group(2) or m.group(3) or m.group(4) or "") for m in ATTRIBUTE.finditer(source)}
+    return {
+        m.group(1).lower(): html.unescape(m.group(2) or m.group(3) or m.group(4) or "")
+        for m in ATTRIBUTE.finditer(source)
+    }
 
 
 class _Section:
@@ -236,7 +239,11 @@ def page_sections(page_html: str) -> list[tuple[str | None, str, str]]:
                 add(" ")
             continue
         attributes = _wanted_attributes(tag, match.group(3))
-        skip = tag in SKIP_TAGS or "data-search-exclude" in attributes or bool(SKIP_CLASSES & set(attributes.get("class", "").split()))
+        skip = (
+            tag in SKIP_TAGS
+            or "data-search-exclude" in attributes
+            or bool(SKIP_CLASSES & set(attributes.get("class", "").split()))
+        )
         stack.append((tag, skip))
         open_tags[tag] += 1
         skipping += skip
@@ -289,7 +296,11 @@ def page_documents(
         if section_id is None:
             docs.append(Document(url, title or page_title, text, page_flags, keywords=keywords))
         elif title or text:
-            flags = page_flags | (FLAG_INTRODUCES if section_id in introduces else 0) | (section_flags or {}).get(section_id, 0)
+            flags = (
+                page_flags
+                | (FLAG_INTRODUCES if section_id in introduces else 0)
+                | (section_flags or {}).get(section_id, 0)
+            )
             docs.append(Document(f"{url}#{section_id}", title, text, flags))
     return docs
 
@@ -350,7 +361,7 @@ def decode_postings(encoded: str) -> list[tuple[int, int]]:
     """The inverse of `encode_postings`."""
     numbers = [int(n, 36) for n in encoded.split(",")] if encoded else []
     out, doc = [], 0
-    for gap, value in zip(numbers[::2], numbers[1::2]):
+    for gap, value in zip(numbers[::2], numbers[1::2], strict=False):
         doc += gap
         out.append((doc, value))
     return out
@@ -367,14 +378,19 @@ def is_head_token(token: str) -> bool:
     torchvision.io, channels_last): what a reader types to find a release or a feature, kept in the first
     part wherever it occurs. Other dotted names (x.shape, pytorch.org) are mostly the code examples' and
     stay in the text part: they would cost the first part a sixth more."""
-    return bool(VERSION_TOKEN.fullmatch(token)) or token in VERSIONED_NAMES or (token.startswith("torch") and "." in token) or "_" in token
+    return (
+        bool(VERSION_TOKEN.fullmatch(token))
+        or token in VERSIONED_NAMES
+        or (token.startswith("torch") and "." in token)
+        or "_" in token
+    )
 
 
 def _head_postings(tokens: list[str], postings: list[str]) -> tuple[list[str], list[str]]:
     """The first part's postings: a version or API name as in the text part; any other token only where
     it is in a title or the keywords, with its count left out (the text is not in the first part)."""
     head_tokens, head_postings = [], []
-    for token, encoded in zip(tokens, postings):
+    for token, encoded in zip(tokens, postings, strict=True):
         keep = [(doc, value if is_head_token(token) else value & 3) for doc, value in decode_postings(encoded)]
         keep = [(doc, value) for doc, value in keep if value]
         if keep:

@@ -218,7 +218,9 @@ def support_ranges(catalog: Catalog, field: str, evidence: dict | None = None) -
     return out
 
 
-def disputed_support(catalog: Catalog, field: str, evidence: dict | None = None) -> dict[str, list[tuple[Release, tuple[str, ...]]]]:
+def disputed_support(
+    catalog: Catalog, field: str, evidence: dict | None = None
+) -> dict[str, list[tuple[Release, tuple[str, ...]]]]:
     """Releases that only another source counts for a Python/CUDA version, where PyPI cannot contradict it:
     {version: [(release, sources)]}, oldest first.
 
@@ -262,7 +264,9 @@ def planned_releases(catalog: Catalog, evidence: dict | None) -> list[tuple[str,
     """RELEASE_PLAN entries that neither the catalog nor PyPI lists yet."""
     released = {r.version for r in catalog.releases}
     if evidence:
-        released |= {".".join(v.split(".")[:2]) for v, record in evidence.get("torch", {}).items() if record.get("files")}
+        released |= {
+            ".".join(v.split(".")[:2]) for v, record in evidence.get("torch", {}).items() if record.get("files")
+        }
     return [(version, date) for version, date in RELEASE_PLAN if version not in released]
 
 
@@ -270,7 +274,7 @@ def planned_releases(catalog: Catalog, evidence: dict | None) -> list[tuple[str,
 
 
 def date_text(release: Release, lang: str) -> str:
-    """"2026-09-02", "2017-01 (month only)", "2026-10-28, PyPI upload day" as plain text (it goes in parentheses)."""
+    """ "2026-09-02", "2017-01 (month only)", "2026-10-28, PyPI upload day" as plain text (it goes in parentheses)."""
     t = UI[lang]
     page = release.facts
     suffix = t["month_only"] if page.date_precision == "month" else ""
@@ -292,13 +296,15 @@ def _release_cell(release: Release, lang: str, href) -> str:
 
 
 def _other_sources(item: tuple[Release, tuple[str, ...]], lang: str, href) -> str:
-    """"⚠ 1.0 according to …", linked to the release's matrix row, where the claims stand side by side."""
+    """ "⚠ 1.0 according to …", linked to the release's matrix row, where the claims stand side by side."""
     from scripts.compat_views import matrix_row_id
 
     release, sources = item
     names = UI[lang]["list_sep"].join(SOURCES[s][lang] for s in sources)
     target = href.view("compatibility", matrix_row_id(release.version))
-    text = UI[lang]["other_sources"].format(sources=esc(names), version=f'<a href="{esc(target)}">{esc(release.version)}</a>')
+    text = UI[lang]["other_sources"].format(
+        sources=esc(names), version=f'<a href="{esc(target)}">{esc(release.version)}</a>'
+    )
     return f'<span class="claim-conflict support-disputed" data-disputed="{esc(release.version)}">{text}</span>'
 
 
@@ -314,15 +320,21 @@ def support_table(catalog: Catalog, field: str, ranges: list[SupportRange], lang
     t = UI[lang]
     newest = catalog.releases[0]
     out = [f'<table class="support-table" id="support-{field}">']
-    out.append(f'<thead><tr><th scope="col">{esc(t["col_what"])}</th><th scope="col">{esc(t["col_first"])}</th><th scope="col">{esc(t["col_last"])}</th></tr></thead><tbody>')
+    out.append(
+        f'<thead><tr><th scope="col">{esc(t["col_what"])}</th><th scope="col">{esc(t["col_first"])}</th><th scope="col">{esc(t["col_last"])}</th></tr></thead><tbody>'
+    )
     for row in ranges:
-        first_cell = _release_cell(row.first, lang, href) + (_other_sources(row.disputed_before, lang, href) if row.disputed_before else "")
+        first_cell = _release_cell(row.first, lang, href) + (
+            _other_sources(row.disputed_before, lang, href) if row.disputed_before else ""
+        )
         if row.current:
             last_cell = f'<span class="support-current">{esc(t["current"])}</span> {_release_cell(newest, lang, href)}'
         else:
             last_cell = _release_cell(row.last, lang, href)
             if row.unknown:
-                last_cell += f' <span class="support-unknown">{esc(t["unknown_after"].format(version=newest.version))}</span>'
+                last_cell += (
+                    f' <span class="support-unknown">{esc(t["unknown_after"].format(version=newest.version))}</span>'
+                )
             last_cell += _other_sources(row.disputed_after, lang, href) if row.disputed_after else ""
         state = "current" if row.current else "unknown" if row.unknown else "ended"
         out.append(
@@ -397,7 +409,9 @@ def support_chart(catalog: Catalog, field: str, ranges: list[SupportRange], lang
         x = _x(dt.date(year, 1, 1), start, end)
         out.append(f'<line class="support-chart-grid" x1="{x}" y1="{AXIS_HEIGHT - 4}" x2="{x}" y2="{bottom}"></line>')
         if (year - start.year) % 2 == 0:  # every other year: the labels fit a phone
-            out.append(f'<text class="support-chart-year" x="{x}" y="{AXIS_HEIGHT - 7}" text-anchor="middle" font-size="10">{year}</text>')
+            out.append(
+                f'<text class="support-chart-year" x="{x}" y="{AXIS_HEIGHT - 7}" text-anchor="middle" font-size="10">{year}</text>'
+            )
     out.append("</g>")
     for index, row in enumerate(ranges):
         y = AXIS_HEIGHT + ROW_HEIGHT * index
@@ -407,17 +421,26 @@ def support_chart(catalog: Catalog, field: str, ranges: list[SupportRange], lang
         state = "current" if row.current else "unknown" if row.unknown else "ended"
         out.append(f'<g class="support-chart-row" id="support-bar-{field}-{_slug(row.value)}">')
         out.append(f"<title>{esc(_row_text(row, field, newest, lang))}</title>")
-        out.append(f'<text class="support-chart-label" x="{LABEL_WIDTH - 4}" y="{y + BAR_HEIGHT}" text-anchor="end" font-size="11">{esc(row.value)}</text>')
-        out.append(f'<rect class="support-bar support-bar-{state}" x="{x1}" y="{y + 2}" width="{width}" height="{BAR_HEIGHT}" rx="2"></rect>')
+        out.append(
+            f'<text class="support-chart-label" x="{LABEL_WIDTH - 4}" y="{y + BAR_HEIGHT}" text-anchor="end" font-size="11">{esc(row.value)}</text>'
+        )
+        out.append(
+            f'<rect class="support-bar support-bar-{state}" x="{x1}" y="{y + 2}" width="{width}" height="{BAR_HEIGHT}" rx="2"></rect>'
+        )
         if row.unknown:
             tail = _x(newest.date, start, end)
-            out.append(f'<line class="support-bar-tail" x1="{x1 + width}" y1="{y + 2 + BAR_HEIGHT / 2}" x2="{tail}" y2="{y + 2 + BAR_HEIGHT / 2}"></line>')
+            out.append(
+                f'<line class="support-bar-tail" x1="{x1 + width}" y1="{y + 2 + BAR_HEIGHT / 2}" x2="{tail}" y2="{y + 2 + BAR_HEIGHT / 2}"></line>'
+            )
         out.append("</g>")
     out.append("</svg>")
     legend = [("ended", t["legend_ended"]), ("current", t["legend_current"])]
     if any(r.unknown for r in ranges):
         legend.append(("unknown", t["legend_unknown"]))
-    items = "".join(f'<li><span class="support-swatch support-swatch-{key}" aria-hidden="true"></span>{esc(text)}</li>' for key, text in legend)
+    items = "".join(
+        f'<li><span class="support-swatch support-swatch-{key}" aria-hidden="true"></span>{esc(text)}</li>'
+        for key, text in legend
+    )
     caption = esc(t["chart_caption"].format(unit=unit))
     return f'<figure class="support-chart" id="chart-{field}">{"".join(out)}<figcaption>{caption}<ul class="support-chart-legend">{items}</ul></figcaption></figure>'
 
@@ -433,8 +456,18 @@ def today_summary(catalog: Catalog, lang: str, href, evidence: dict | None) -> s
     t = UI[lang]
     newest = catalog.releases[0]
     verdict = python_verdict(newest, evidence)
-    source = t["source_pypi"] if verdict.source == PYPI else t["source_tables"].format(sources=t["list_sep"].join(SOURCES[s][lang] for s in verdict.source if s in SOURCES))
-    python = t["today_python_value"].format(python=python_summary(list(verdict.versions)), source=source) if verdict.versions else t["today_cuda_unknown"]
+    source = (
+        t["source_pypi"]
+        if verdict.source == PYPI
+        else t["source_tables"].format(
+            sources=t["list_sep"].join(SOURCES[s][lang] for s in verdict.source if s in SOURCES)
+        )
+    )
+    python = (
+        t["today_python_value"].format(python=python_summary(list(verdict.versions)), source=source)
+        if verdict.versions
+        else t["today_cuda_unknown"]
+    )
     cudas, complete = release_values(newest, "cuda", evidence)
     if complete:
         cuda = ", ".join(sorted(cudas, key=_sort_key))
@@ -461,10 +494,16 @@ def today_summary(catalog: Catalog, lang: str, href, evidence: dict | None) -> s
         ("newest", t["today_newest"], newest_cell),
         ("python", t["today_python"], esc(python)),
         ("cuda", t["today_cuda"], esc(cuda)),
-        ("dropped", t["today_dropped"].format(previous=previous), esc((t["list_sep"].join(dropped) if dropped else t["today_dropped_none"]) + unknown)),
+        (
+            "dropped",
+            t["today_dropped"].format(previous=previous),
+            esc((t["list_sep"].join(dropped) if dropped else t["today_dropped_none"]) + unknown),
+        ),
         ("next", t["today_next"], plan),
     ]
-    items = "".join(f'<div class="support-today-{key}"><dt>{esc(name)}</dt><dd>{value}</dd></div>' for key, name, value in facts)
+    items = "".join(
+        f'<div class="support-today-{key}"><dt>{esc(name)}</dt><dd>{value}</dd></div>' for key, name, value in facts
+    )
     return f'<section class="support-today" id="today" aria-labelledby="today-title" data-newest="{esc(newest.version)}"><h2 id="today-title">{esc(t["today"])}</h2><dl>{items}</dl></section>'
 
 
@@ -483,7 +522,13 @@ def lts_section(catalog: Catalog, lang: str, href) -> str:
             f"<td>{esc(lts.note)} {source}</td></tr>"
         )
     head = f'<thead><tr><th scope="col">{esc(t["col_release"])}</th><th scope="col">{esc(t["col_lts_patches"])}</th><th scope="col">{esc(t["col_lts_note"])}</th></tr></thead>'
-    return "\n\n".join([f'<h2 id="lts">{esc(t["lts"])}</h2>', f"<p>{esc(t['lts_intro'])}</p>", f'<table class="support-table" id="support-lts">{head}<tbody>{"".join(rows)}</tbody></table>'])
+    return "\n\n".join(
+        [
+            f'<h2 id="lts">{esc(t["lts"])}</h2>',
+            f"<p>{esc(t['lts_intro'])}</p>",
+            f'<table class="support-table" id="support-lts">{head}<tbody>{"".join(rows)}</tbody></table>',
+        ]
+    )
 
 
 def platforms_section(catalog: Catalog, lang: str, href) -> str:
@@ -501,7 +546,13 @@ def platforms_section(catalog: Catalog, lang: str, href) -> str:
                 f'<td><a href="{esc(href(release.pages[lang], change.anchor))}">{esc(release.version)}</a>{evidence_mark(change.evidence, lang)}</td></tr>'
             )
     head = f'<thead><tr><th scope="col">{esc(t["col_what"])}</th><th scope="col">{esc(t["col_last"])}</th><th scope="col">{esc(t["col_change"])}</th></tr></thead>'
-    return "\n\n".join([f'<h2 id="platforms">{esc(t["platforms"])}</h2>', f"<p>{esc(t['platform_intro'])}</p>", f'<table class="support-table" id="support-platforms">{head}<tbody>{"".join(rows)}</tbody></table>'])
+    return "\n\n".join(
+        [
+            f'<h2 id="platforms">{esc(t["platforms"])}</h2>',
+            f"<p>{esc(t['platform_intro'])}</p>",
+            f'<table class="support-table" id="support-platforms">{head}<tbody>{"".join(rows)}</tbody></table>',
+        ]
+    )
 
 
 def cadence_section(catalog: Catalog, lang: str) -> str:
@@ -510,8 +561,14 @@ def cadence_section(catalog: Catalog, lang: str) -> str:
     if len(dated) <= 4:
         return ""
     days = (dated[-1].date - dated[0].date).days / (len(dated) - 1)
-    recent = [(b.date - a.date).days for a, b in zip(dated[-5:], dated[-4:])]
-    text = t["cadence_text"].format(count=len(catalog.releases), first=dated[0].version, last=dated[-1].version, days=round(days), recent=", ".join(str(d) for d in recent))
+    recent = [(b.date - a.date).days for a, b in zip(dated[-5:], dated[-4:], strict=False)]
+    text = t["cadence_text"].format(
+        count=len(catalog.releases),
+        first=dated[0].version,
+        last=dated[-1].version,
+        days=round(days),
+        recent=", ".join(str(d) for d in recent),
+    )
     return f'<h2 id="cadence">{esc(t["cadence"])}</h2>\n\n<p class="cadence">{esc(text)}</p>'
 
 

@@ -40,11 +40,12 @@ from scripts.registry import (  # noqa: F401
     python_of,
     release_record,
     simple_index,
-    version_key as _version_key,
     wheel_requires,
     write_evidence,
 )
-
+from scripts.registry import (
+    version_key as _version_key,
+)
 
 # --- comparing ---------------------------------------------------------------------------------------------
 
@@ -73,7 +74,13 @@ def disagreements(catalog, evidence: dict) -> list[Problem]:
                     problems.append(Problem(page.path, line, f"PyPI has torch {patch}, which 'patches' does not list"))
             for patch in release.patches:
                 if patch not in on_pypi and patch not in absent:
-                    problems.append(Problem(page.path, line, f"torch {patch} is not on PyPI: list it under compat.not_on_pypi (with a note) or remove it"))
+                    problems.append(
+                        Problem(
+                            page.path,
+                            line,
+                            f"torch {patch} is not on PyPI: list it under compat.not_on_pypi (with a note) or remove it",
+                        )
+                    )
             for patch in absent & set(on_pypi):
                 problems.append(Problem(page.path, line, f"compat.not_on_pypi lists {patch}, but PyPI has it"))
         if compat is None:
@@ -92,8 +99,12 @@ def disagreements(catalog, evidence: dict) -> list[Problem]:
                 continue
             claim = compat.primary("python")[0]
             problems.append(
-                Problem(page.path, claim.line, f"PyPI has torch {patch} wheels for Python {', '.join(registry)}; the catalog says {', '.join(listed)}: "
-                        f"add a python claim with sources [PyPI] and those versions (shown beside the table), or fix the value")
+                Problem(
+                    page.path,
+                    claim.line,
+                    f"PyPI has torch {patch} wheels for Python {', '.join(registry)}; the catalog says {', '.join(listed)}: "
+                    f"add a python claim with sources [PyPI] and those versions (shown beside the table), or fix the value",
+                )
             )
         problems.extend(_pypi_claim_problems(release, torch))
         for library in ("torchvision", "torchaudio"):
@@ -115,8 +126,12 @@ def _pypi_claim_problems(release, torch: dict) -> list[Problem]:
             registry = record["wheels"][MAIN_PLATFORM]
             if set(claim.values + claim.experimental) != set(registry):
                 problems.append(
-                    Problem(release.facts.path, claim.line, f"this PyPI claim says Python {', '.join(claim.values + claim.experimental)} for torch {patch}; "
-                            f"PyPI's {MAIN_PLATFORM} wheels are {', '.join(registry)} (other platforms are details, not support)")
+                    Problem(
+                        release.facts.path,
+                        claim.line,
+                        f"this PyPI claim says Python {', '.join(claim.values + claim.experimental)} for torch {patch}; "
+                        f"PyPI's {MAIN_PLATFORM} wheels are {', '.join(registry)} (other platforms are details, not support)",
+                    )
                 )
                 break
     return problems
@@ -138,20 +153,32 @@ def _pairing_problems(release, library: str, records: dict) -> list[Problem]:
         recorded = id(claim) not in primary and claim.note  # a disagreeing source, shown as such, with its note
         if pin and pin not in paired[version] and "PyPI" not in claim.sources and not recorded:
             problems.append(
-                Problem(release.facts.path, claim.line, f"{library} {version} declares torch=={pin} on PyPI, but the catalog pairs it with torch {', '.join(sorted(claim.torch))}")
+                Problem(
+                    release.facts.path,
+                    claim.line,
+                    f"{library} {version} declares torch=={pin} on PyPI, but the catalog pairs it with torch {', '.join(sorted(claim.torch))}",
+                )
             )
     for version, record in records.items():
         pin = record.get("requires_torch")
         if pin in release.patches and pin not in paired.get(version, set()):
             line = claims[0].line if claims else release.facts.lines.get("compat", 1)
-            problems.append(Problem(release.facts.path, line, f"{library} {version} declares torch=={pin} on PyPI: add that pairing"))
+            problems.append(
+                Problem(
+                    release.facts.path, line, f"{library} {version} declares torch=={pin} on PyPI: add that pairing"
+                )
+            )
     return problems
 
 
 def pending_release(catalog, evidence: dict) -> tuple[str, str | None] | None:
     """(version, first upload day) of the newest torch minor release on PyPI that has no page yet."""
     newest = max((r.version for r in catalog.releases), key=_version_key, default="0.0")
-    later = [v for v, r in evidence.get("torch", {}).items() if r["files"] and v.endswith(".0") and _version_key(v)[:2] > _version_key(newest)[:2]]
+    later = [
+        v
+        for v, r in evidence.get("torch", {}).items()
+        if r["files"] and v.endswith(".0") and _version_key(v)[:2] > _version_key(newest)[:2]
+    ]
     if not later:
         return None
     version = max(later, key=_version_key)
@@ -161,7 +188,9 @@ def pending_release(catalog, evidence: dict) -> tuple[str, str | None] | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.verify_compat", description=__doc__.split("\n\n")[0])
     parser.add_argument("--docs-dir", default="docs", type=Path, help="the MkDocs docs_dir (default: docs)")
-    parser.add_argument("--fetch", action="store_true", help=f"ask PyPI (network) and rewrite DOCS_DIR/{EVIDENCE_FILE}, dated today")
+    parser.add_argument(
+        "--fetch", action="store_true", help=f"ask PyPI (network) and rewrite DOCS_DIR/{EVIDENCE_FILE}, dated today"
+    )
     args = parser.parse_args(argv)
     from scripts.releases import ReleaseDataError, load_catalog
 
@@ -169,7 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.fetch:
         evidence = fetch_evidence(dt.date.today())
         write_evidence(path, evidence)
-        print(f"wrote {path}: {len(evidence['torch'])} torch, {len(evidence['torchvision'])} torchvision, {len(evidence['torchaudio'])} torchaudio releases (checked {evidence['checked']})")
+        print(
+            f"wrote {path}: {len(evidence['torch'])} torch, {len(evidence['torchvision'])} torchvision, {len(evidence['torchaudio'])} torchaudio releases (checked {evidence['checked']})"
+        )
     if not path.exists():
         print(f"error: {path} does not exist: run with --fetch (needs the network, once)", file=sys.stderr)
         return 2

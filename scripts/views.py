@@ -68,7 +68,7 @@ UI["en"].update(
         "compare_from": "From",
         "compare_to": "Upgrade to",
         "compare_button": "Show changes",
-        "compare_noscript": "This view needs JavaScript; the section \"Breaking changes and deprecations\" at the end of each release page lists the same items.",
+        "compare_noscript": 'This view needs JavaScript; the section "Breaking changes and deprecations" at the end of each release page lists the same items.',
         "compare_unknown": "There is no page for PyTorch {version}: pick a release above.",
         "compare_same": "From and to are the same release: nothing to watch for.",
         "compare_summary": "Upgrading from {from_} to {to}: {count} releases, {items} notable changes selected here.",
@@ -125,10 +125,16 @@ def lifecycle_strip(row: dict, versions: list[str]) -> str:
     column = {v: i for i, v in enumerate(versions)}
     mentioned = sorted(column[v] for v in row["cells"])
     first, last = mentioned[0], mentioned[-1]
-    parts = [f'<rect class="lifecycle-span" x="{first + 0.5}" y="1.6" width="{last - first}" height="0.8"/>'] if last > first else []
+    parts = (
+        [f'<rect class="lifecycle-span" x="{first + 0.5}" y="1.6" width="{last - first}" height="0.8"/>']
+        if last > first
+        else []
+    )
     for version, label in sorted(row["cells"].items(), key=lambda item: column[item[0]]):
         x = column[version]
-        parts.append(f'<rect class="maturity-{esc(label.lower())}" data-version="{esc(version)}" data-maturity="{esc(label)}" x="{x + 0.1:.1f}" y="0" width="0.8" height="4" fill="currentColor"/>')
+        parts.append(
+            f'<rect class="maturity-{esc(label.lower())}" data-version="{esc(version)}" data-maturity="{esc(label)}" x="{x + 0.1:.1f}" y="0" width="0.8" height="4" fill="currentColor"/>'
+        )
     return (
         f'<svg class="lifecycle-strip" viewBox="0 0 {len(versions)} 4" preserveAspectRatio="none" aria-hidden="true" focusable="false">'
         + "".join(parts)
@@ -160,7 +166,13 @@ def lifecycle(catalog: Catalog, lang: str, href) -> str:
         f'<option value="">{esc(t["all_areas"])}</option>',
     ]
     out += [f'<option value="{esc(area)}">{esc(AREAS[area][lang])}</option>' for area in areas]
-    out += ["</select>", "</div>", '<div class="lifecycle" id="lifecycle-list">', lifecycle_axis(versions, lang), '<ol class="lifecycle-features">']
+    out += [
+        "</select>",
+        "</div>",
+        '<div class="lifecycle" id="lifecycle-list">',
+        lifecycle_axis(versions, lang),
+        '<ol class="lifecycle-features">',
+    ]
     for row in rows:
         newest = max(row["cells"], key=version_key)
         link = _section_link(href, pages, row["id"])
@@ -239,7 +251,12 @@ def dropped_versions(catalog: Catalog, release) -> list[dict]:
 def _group_of(change) -> str:
     if change.category == "removal" or (change.category == "bc-breaking" and change.follows):
         return "errors"
-    return {"bc-breaking": "breaking", "default-change": "defaults", "deprecation": "deprecations", "dropped-platform": "platforms"}[change.category]
+    return {
+        "bc-breaking": "breaking",
+        "default-change": "defaults",
+        "deprecation": "deprecations",
+        "dropped-platform": "platforms",
+    }[change.category]
 
 
 def upgrade_items(catalog: Catalog, from_version: str, to_version: str, lang: str) -> dict[str, list[dict]]:
@@ -301,7 +318,15 @@ def upgrade_data(catalog: Catalog, lang: str, href) -> list[dict]:
         for drop in dropped_versions(catalog, release):
             text = t["dropped_" + drop["field"]].format(value=drop["value"], last=drop["last"])
             # A computed drop is a dropped platform like any filed one: same category, same badge.
-            drops.append({"id": f"{drop['field']}-{drop['value']}", "html": esc(text), "anchor": "install", "category": "dropped-platform", "label": CHANGE_CATEGORIES["dropped-platform"][lang]})
+            drops.append(
+                {
+                    "id": f"{drop['field']}-{drop['value']}",
+                    "html": esc(text),
+                    "anchor": "install",
+                    "category": "dropped-platform",
+                    "label": CHANGE_CATEGORIES["dropped-platform"][lang],
+                }
+            )
         data.append(
             {
                 "version": release.version,
@@ -309,7 +334,13 @@ def upgrade_data(catalog: Catalog, lang: str, href) -> list[dict]:
                 "url": href(page),
                 "notes": release_notes_url(release.version),
                 "features": [
-                    {"id": f.id, "name": esc(f.name), "area": esc(AREAS[f.area][lang]), "maturity": f.maturity, "label": esc(MATURITY_LABELS[f.maturity][lang])}
+                    {
+                        "id": f.id,
+                        "name": esc(f.name),
+                        "area": esc(AREAS[f.area][lang]),
+                        "maturity": f.maturity,
+                        "label": esc(MATURITY_LABELS[f.maturity][lang]),
+                    }
                     for f in page.features
                 ],
                 "changes": changes,
@@ -328,10 +359,25 @@ def compare(catalog: Catalog, lang: str, href) -> str:
     default_to = versions[-1]
 
     def options(selected: str) -> str:
-        return "".join(f'<option value="{esc(v)}"{" selected" if v == selected else ""}>PyTorch {esc(v)}</option>' for v in reversed(versions))
+        return "".join(
+            f'<option value="{esc(v)}"{" selected" if v == selected else ""}>PyTorch {esc(v)}</option>'
+            for v in reversed(versions)
+        )
 
     payload = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
-    keys = ["compare_unknown", "compare_same", "compare_summary", "compare_notes", "compare_reverse", "group_empty", "feature_new", "upgrade_table_release", "upgrade_table_item", "area", "feature"]
+    keys = [
+        "compare_unknown",
+        "compare_same",
+        "compare_summary",
+        "compare_notes",
+        "compare_reverse",
+        "group_empty",
+        "feature_new",
+        "upgrade_table_release",
+        "upgrade_table_item",
+        "area",
+        "feature",
+    ]
     keys += [f"group_{g}" for g in GROUPS]
     strings = json.dumps({k: t[k] for k in keys}, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
     return "\n".join(
@@ -349,4 +395,3 @@ def compare(catalog: Catalog, lang: str, href) -> str:
             "",
         ]
     )
-

@@ -56,10 +56,14 @@ class _WebHostHandler(_QuietHandler):
         path = Path(self.translate_path(self.path))
         if path.is_dir() and self.path.split("?")[0].endswith("/"):
             path = path / "index.html"
-        if not (path.is_file() and path.suffix in self.COMPRESSIBLE and "gzip" in self.headers.get("Accept-Encoding", "")):
+        if not (
+            path.is_file() and path.suffix in self.COMPRESSIBLE and "gzip" in self.headers.get("Accept-Encoding", "")
+        ):
             return super().do_GET()
         key = (str(path), path.stat().st_mtime)
-        body = self._compressed.get(key) or self._compressed.setdefault(key, gzip.compress(path.read_bytes(), compresslevel=6))
+        body = self._compressed.get(key) or self._compressed.setdefault(
+            key, gzip.compress(path.read_bytes(), compresslevel=6)
+        )
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
         self.send_header("Content-Encoding", "gzip")
@@ -127,7 +131,10 @@ def browser_page(playwright, **context_options):
 
     context.route("**/*", route)
     page = context.new_page()
-    page.on("console", lambda msg: log.console_errors.append(f"{msg.text} @ {msg.location}") if msg.type == "error" else None)
+    page.on(
+        "console",
+        lambda msg: log.console_errors.append(f"{msg.text} @ {msg.location}") if msg.type == "error" else None,
+    )
     page.on("pageerror", lambda exc: log.page_errors.append(str(exc)))
     page.on("requestfailed", lambda req: log.failed_requests.append(f"{req.url}: {req.failure}"))
     try:

@@ -16,7 +16,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PROJECT_PARTS = ("mkdocs.yml", "overrides", "scripts")
 
 
-def mkdocs_build(project: Path, site_dir: Path, *extra_args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+def mkdocs_build(
+    project: Path, site_dir: Path, *extra_args: str, env: dict | None = None
+) -> subprocess.CompletedProcess:
     """Run a real `mkdocs build --strict` in `project`, the way `make build` does."""
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     return subprocess.run(

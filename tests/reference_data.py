@@ -15,7 +15,10 @@ OFFICIAL = {
     "1.0": ("2018-12-07", "https://pytorch.org/blog/the-road-to-1_0/"),
     "1.1": ("2019-05-01", "https://pytorch.org/blog/pytorch-adds-new-dev-tools/"),
     "1.2": ("2019-08-08", "https://pytorch.org/blog/pytorch-1.2-and-domain-api-release/"),
-    "1.3": ("2019-10-10", "https://pytorch.org/blog/pytorch-1-dot-3-adds-mobile-privacy-quantization-and-named-tensors/"),
+    "1.3": (
+        "2019-10-10",
+        "https://pytorch.org/blog/pytorch-1-dot-3-adds-mobile-privacy-quantization-and-named-tensors/",
+    ),
     "1.4": ("2020-01-15", "https://pytorch.org/blog/pytorch-1-dot-4-released-and-domain-libraries-updated/"),
     "1.5": ("2020-04-21", "https://pytorch.org/blog/pytorch-1-dot-5-released-with-new-and-updated-apis/"),
     "1.6": ("2020-07-28", "https://pytorch.org/blog/pytorch-1.6-released/"),
@@ -83,7 +86,10 @@ LABEL_TRAPS = {
 # heading, a column of its summary table) decides; a sentence decides only for a feature the post files
 # nowhere else. (version, feature id) -> label.
 LABELS_BY_RULE = {
-    ("1.7", "custom-cpp-classes"): "Stable",  # no heading; "several features moved to stable including custom C++ Classes"
+    (
+        "1.7",
+        "custom-cpp-classes",
+    ): "Stable",  # no heading; "several features moved to stable including custom C++ Classes"
     ("1.7", "memory-profiler"): "Stable",  # the same sentence
     ("1.8", "nccl-async-error-handling"): "Stable",  # no heading; "Stable level async error/timeout handling"
     ("1.8", "rpc-profiling"): "Stable",  # no heading; "stable support for RPC based profiling"
@@ -129,4 +135,8 @@ PAIRINGS = {
 }
 
 # The upgrade view 1.13 -> 2.6 must list these, each once, in this order (breaking-changes.md).
-UPGRADE_1_13_TO_2_6 = [("2.0", "python-3-7-dropped"), ("2.4", "device-specific-amp-deprecated"), ("2.6", "weights-only-default")]
+UPGRADE_1_13_TO_2_6 = [
+    ("2.0", "python-3-7-dropped"),
+    ("2.4", "device-specific-amp-deprecated"),
+    ("2.6", "weights-only-default"),
+]

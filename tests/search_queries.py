@@ -71,7 +71,10 @@ ZH = [
     ("哪些版本支持 CUDA 12.1", ["support/#cuda", "compatibility/"]),
     ("安装 1.8", ["releases/1.8/#install"]),
     # "Right today": the newest release (provisional 2.15) and what is supported now.
-    ("PyTorch 2.15 支持 Python 3.10 吗", ["releases/2.15/", "support/#python", "support/#today-title", "compatibility/"]),
+    (
+        "PyTorch 2.15 支持 Python 3.10 吗",
+        ["releases/2.15/", "support/#python", "support/#today-title", "compatibility/"],
+    ),
     ("今天支持哪些 Python 版本", ["support/", "support/#today-title", "support/#python"]),
     # "What's new": the release's own page, not an older page that names the version in passing.
     ("2.14 有什么新特性", ["releases/2.14/"]),
@@ -108,7 +111,10 @@ EN = [
     ("which version added AMP", ["en/releases/1.6/"]),
     ("when was quantization introduced", ["en/releases/1.3/", "en/topics/quantization/"]),
     ("latest release", [f"en/releases/{NEWEST}/"]),
-    ("does PyTorch 2.15 support Python 3.10", ["en/releases/2.15/", "en/support/#python", "en/support/#today-title", "en/compatibility/"]),
+    (
+        "does PyTorch 2.15 support Python 3.10",
+        ["en/releases/2.15/", "en/support/#python", "en/support/#today-title", "en/compatibility/"],
+    ),
     ("which Python versions are supported today", ["en/support/", "en/support/#today-title", "en/support/#python"]),
     ("what is new in 2.14", ["en/releases/2.14/"]),
     ("which Python versions are supported now", ["en/support/", "en/support/#today-title", "en/support/#python"]),

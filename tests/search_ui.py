@@ -5,14 +5,13 @@ Shared by the search tests and scripts/bench_search.py.
 
 from __future__ import annotations
 
-import time
 from urllib.parse import urlparse
 
 
 def page_of(href: str, base: str) -> str:
     """A result link as a site-relative page URL in directory form (offline `.html` URLs included)."""
     path = href.split("?")[0].split("#")[0]
-    path = path[len(base):] if path.startswith(base) else urlparse(path).path.lstrip("/")
+    path = path[len(base) :] if path.startswith(base) else urlparse(path).path.lstrip("/")
     if path.endswith("index.html"):
         path = path[: -len("index.html")]
     elif path.endswith(".html"):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from browser import browser_page
 from search_ui import run_query
 

@@ -36,11 +36,15 @@ def test_the_install_picker_gives_one_command_or_says_why_not_and_remembers(play
         assert form.is_visible()
 
         def shown():
-            return page.eval_on_selector_all(".install-option:not([hidden]) code", "els => els.map(e => e.textContent.trim())")
+            return page.eval_on_selector_all(
+                ".install-option:not([hidden]) code", "els => els.map(e => e.textContent.trim())"
+            )
 
         assert shown() == ["pip install torch==2.4.1 torchvision==0.19.1 torchaudio==2.4.1"]
         page.check("input[name=compute][value='cuda-12.1']")
-        assert shown() == ["pip install torch==2.4.1 torchvision==0.19.1 torchaudio==2.4.1 --index-url https://download.pytorch.org/whl/cu121"]
+        assert shown() == [
+            "pip install torch==2.4.1 torchvision==0.19.1 torchaudio==2.4.1 --index-url https://download.pytorch.org/whl/cu121"
+        ]
         page.check("input[name=os][value='macos-arm64']")
         assert shown() == []
         reason = page.locator(".install-reason:not([hidden])")
@@ -63,7 +67,9 @@ def test_the_install_picker_gives_one_command_or_says_why_not_and_remembers(play
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE])
-def test_the_matrix_has_no_inner_scroll_box_and_its_header_stays_in_view(playwright_instance, served_site, lang, viewport):
+def test_the_matrix_has_no_inner_scroll_box_and_its_header_stays_in_view(
+    playwright_instance, served_site, lang, viewport
+):
     from browser import browser_page
 
     with browser_page(playwright_instance, viewport=viewport) as (page, log):
@@ -86,7 +92,9 @@ def test_the_matrix_has_no_inner_scroll_box_and_its_header_stays_in_view(playwri
         page.select_option("#compat-platform", "linux-aarch64")
         assert page.locator("#compat-1-10 [data-python-by-platform] .verdict-value").text_content() == "3.6–3.10"
         page.select_option("#compat-release", "1.8")
-        assert page.eval_on_selector_all("#compat-table tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.version)") == ["1.8"]
+        assert page.eval_on_selector_all(
+            "#compat-table tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.version)"
+        ) == ["1.8"]
         log.assert_clean()
 
 

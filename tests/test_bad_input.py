@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-
-from conftest import ROOT, edit as _edit, mkdocs_build
+from conftest import ROOT, mkdocs_build
+from conftest import edit as _edit
 
 RELEASE_16 = "docs/releases/1.6.md"
 RELEASE_16_EN = "docs/releases/1.6.en.md"
@@ -25,7 +25,11 @@ RELEASE_16_EN = "docs/releases/1.6.en.md"
 
 def check_pages(project: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "scripts.releases", "--docs-dir", "docs"], cwd=project, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "scripts.releases", "--docs-dir", "docs"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
 
@@ -81,7 +85,12 @@ def test_title_with_html_is_text_everywhere(fixture_project, tmp_path):
 
 
 def test_title_cannot_add_attributes_to_the_heading(fixture_project, tmp_path):
-    _edit(fixture_project, RELEASE_16, 'title: "PyTorch 1.6：测试页"', 'title: "PyTorch 1.6 { autofocus onfocus=\\"alert(1)\\" }"')
+    _edit(
+        fixture_project,
+        RELEASE_16,
+        'title: "PyTorch 1.6：测试页"',
+        'title: "PyTorch 1.6 { autofocus onfocus=\\"alert(1)\\" }"',
+    )
     page = soup(build(fixture_project, tmp_path), "releases/1.6")
     heading = page.find("h1")
     assert "onfocus" not in heading.attrs and "autofocus" not in heading.attrs
@@ -90,9 +99,21 @@ def test_title_cannot_add_attributes_to_the_heading(fixture_project, tmp_path):
 
 def test_description_is_text_in_meta_tags_of_every_page(fixture_project, tmp_path):
     attack = '"><script>alert(1)</script>'
-    _edit(fixture_project, RELEASE_16, 'summary: "用于测试的 1.6 页面"', f'summary: "用于测试的 1.6 页面"\ndescription: {attack!r}')
-    _edit(fixture_project, RELEASE_16_EN, 'summary: "A 1.6 page for tests"', f'summary: "A 1.6 page for tests"\ndescription: {attack!r}')
-    (fixture_project / "docs/other.en.md").write_text(f"---\ntitle: Other\ndescription: {attack!r}\n---\n\n# Other\n", encoding="utf-8")
+    _edit(
+        fixture_project,
+        RELEASE_16,
+        'summary: "用于测试的 1.6 页面"',
+        f'summary: "用于测试的 1.6 页面"\ndescription: {attack!r}',
+    )
+    _edit(
+        fixture_project,
+        RELEASE_16_EN,
+        'summary: "A 1.6 page for tests"',
+        f'summary: "A 1.6 page for tests"\ndescription: {attack!r}',
+    )
+    (fixture_project / "docs/other.en.md").write_text(
+        f"---\ntitle: Other\ndescription: {attack!r}\n---\n\n# Other\n", encoding="utf-8"
+    )
     (fixture_project / "docs/other.md").write_text("---\ntitle: 其他\n---\n\n# 其他\n", encoding="utf-8")
     site = build(fixture_project, tmp_path)
     for url in ("releases/1.6", "en/other"):
@@ -158,16 +179,36 @@ def test_no_alert_fires_in_chromium_hosted_or_from_disk(fixture_project, tmp_pat
     """Every injection above at once, opened in Chromium over HTTP and from file://: no dialog."""
     from browser import browser_page, serve_directory
 
-    _edit(fixture_project, RELEASE_16, 'title: "PyTorch 1.6：测试页"', f'title: "PyTorch 1.6 {IMG} {{ autofocus onfocus=\\"alert(2)\\" }}"')
-    _edit(fixture_project, RELEASE_16, "    name: 原生自动混合精度", f"    name: {IMG + ' Stable ABI](javascript:alert(3)) [x'!r}")
-    _edit(fixture_project, RELEASE_16, 'summary: "用于测试的 1.6 页面"', 'summary: "用于测试的 1.6 页面"\ndescription: "\\"><script>alert(4)</script>"')
-    _edit(fixture_project, RELEASE_16_EN, 'summary: "A 1.6 page for tests"', 'summary: "A 1.6 page for tests"\ndescription: "\\"><script>alert(5)</script>"')
+    _edit(
+        fixture_project,
+        RELEASE_16,
+        'title: "PyTorch 1.6：测试页"',
+        f'title: "PyTorch 1.6 {IMG} {{ autofocus onfocus=\\"alert(2)\\" }}"',
+    )
+    _edit(
+        fixture_project,
+        RELEASE_16,
+        "    name: 原生自动混合精度",
+        f"    name: {IMG + ' Stable ABI](javascript:alert(3)) [x'!r}",
+    )
+    _edit(
+        fixture_project,
+        RELEASE_16,
+        'summary: "用于测试的 1.6 页面"',
+        'summary: "用于测试的 1.6 页面"\ndescription: "\\"><script>alert(4)</script>"',
+    )
+    _edit(
+        fixture_project,
+        RELEASE_16_EN,
+        'summary: "A 1.6 page for tests"',
+        'summary: "A 1.6 page for tests"\ndescription: "\\"><script>alert(5)</script>"',
+    )
     site = build(fixture_project, tmp_path)
     with serve_directory(site) as base:
         for url in (base + "releases/1.6/", (site / "releases/1.6/index.html").as_uri(), base):
             with browser_page(playwright_instance) as (page, log):
                 dialogs = []
-                page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+                page.on("dialog", lambda dialog, dialogs=dialogs: (dialogs.append(dialog.message), dialog.dismiss()))
                 page.goto(url)
                 page.keyboard.press("Tab")
                 page.wait_for_timeout(300)
@@ -179,7 +220,9 @@ def test_no_alert_fires_in_chromium_hosted_or_from_disk(fixture_project, tmp_pat
 
 def test_symlink_to_the_environment_is_refused_before_anything_is_read(fixture_project, tmp_path):
     (fixture_project / "docs/env.txt").symlink_to("/proc/self/environ")
-    output = build_refused(fixture_project, tmp_path, "docs/env.txt:1: symbolic link to '/proc/self/environ' leads outside the repository")
+    output = build_refused(
+        fixture_project, tmp_path, "docs/env.txt:1: symbolic link to '/proc/self/environ' leads outside the repository"
+    )
     assert "PATH=" not in output
     refused(fixture_project, "symbolic link to '/proc/self/environ' leads outside the repository")
 
@@ -221,24 +264,77 @@ def test_symlink_inside_the_repository_is_allowed(fixture_project, tmp_path):
         ('version: "1.6"', 'version: "1.7"', f"{RELEASE_16}:2: version '1.7' does not match the file name 1.6.md"),
         ('version: "1.6"', 'version: "1.06"', f"{RELEASE_16}:2: bad version '1.06'"),
         ("date: 2020-07-28", "date: 2999-01-01", f"{RELEASE_16}:3: date 2999-01-01 is in the future"),
-        ("date: 2020-07-28", "date: 2019-01-01", f"{RELEASE_16}:3: date 2019-01-01 is earlier than the release before it (1.5: 2020-04-21)"),
+        (
+            "date: 2020-07-28",
+            "date: 2019-01-01",
+            f"{RELEASE_16}:3: date 2019-01-01 is earlier than the release before it (1.5: 2020-04-21)",
+        ),
         ('title: "PyTorch 1.6：测试页"', 'title: !custom "PyTorch 1.6"', f"{RELEASE_16}:4: unknown YAML tag '!custom'"),
-        ('title: "PyTorch 1.6：测试页"', "title: !!python/object/apply:os.system [id]", "unknown YAML tag 'tag:yaml.org,2002:python/object/apply:os.system'"),
-        ("source: https://pytorch.org/blog/pytorch-1.6-released/", 'source: "https://"', "bad source URL 'https://': it has no valid host name"),
-        ("source: https://pytorch.org/blog/pytorch-1.6-released/", "source: 'https://pytorch.org/\"onmouseover=\"alert(1)'", "it contains characters a link may not hold"),
-        ("source: https://pytorch.org/blog/pytorch-1.6-released/", "source: https://pytorch.org/blog/[x](y)", "it contains characters a link may not hold"),
-        ("source: https://pytorch.org/blog/pytorch-1.6-released/", "source: javascript:alert(1)", "expected an https:// link"),
-        ('summary: "用于测试的 1.6 页面"', 'summary: &s "用于测试的 1.6 页面"\ndescription: *s', f"{RELEASE_16}:6: YAML aliases (*s) are not allowed"),
-        ('      version: "0.7.0"', '      version: "0.7.0"\n      note: nowhere', "note 'nowhere' is not defined under compat.notes"),
+        (
+            'title: "PyTorch 1.6：测试页"',
+            "title: !!python/object/apply:os.system [id]",
+            "unknown YAML tag 'tag:yaml.org,2002:python/object/apply:os.system'",
+        ),
+        (
+            "source: https://pytorch.org/blog/pytorch-1.6-released/",
+            'source: "https://"',
+            "bad source URL 'https://': it has no valid host name",
+        ),
+        (
+            "source: https://pytorch.org/blog/pytorch-1.6-released/",
+            "source: 'https://pytorch.org/\"onmouseover=\"alert(1)'",
+            "it contains characters a link may not hold",
+        ),
+        (
+            "source: https://pytorch.org/blog/pytorch-1.6-released/",
+            "source: https://pytorch.org/blog/[x](y)",
+            "it contains characters a link may not hold",
+        ),
+        (
+            "source: https://pytorch.org/blog/pytorch-1.6-released/",
+            "source: javascript:alert(1)",
+            "expected an https:// link",
+        ),
+        (
+            'summary: "用于测试的 1.6 页面"',
+            'summary: &s "用于测试的 1.6 页面"\ndescription: *s',
+            f"{RELEASE_16}:6: YAML aliases (*s) are not allowed",
+        ),
+        (
+            '      version: "0.7.0"',
+            '      version: "0.7.0"\n      note: nowhere',
+            "note 'nowhere' is not defined under compat.notes",
+        ),
         ('    - supported: ["3.6", "3.7", "3.8"]', '    - supported: ["3.6", "3.1O"]', "unknown Python version '3.1O'"),
-        ('    - torch: ["1.6.0"]', '    - torch: ["1.6.9"]', "torch 1.6.9 is not a patch release of 1.6 listed in 'patches'"),
+        (
+            '    - torch: ["1.6.0"]',
+            '    - torch: ["1.6.9"]',
+            "torch 1.6.9 is not a patch release of 1.6 listed in 'patches'",
+        ),
         ("      sources: [P, V]\n", "", "a torchvision claim is missing required field 'sources'"),
-        ('    follows: "1.5#int-div-warning"', '    follows: "1.5#no-such-change"', "follows 'no-such-change', which docs/releases/1.5.md does not list"),
+        (
+            '    follows: "1.5#int-div-warning"',
+            '    follows: "1.5#no-such-change"',
+            "follows 'no-such-change', which docs/releases/1.5.md does not list",
+        ),
     ],
     ids=[
-        "version-vs-file-name", "version-leading-zero", "date-in-future", "date-before-previous", "unknown-yaml-tag", "python-yaml-tag",
-        "url-without-host", "url-with-quotes", "url-with-brackets", "javascript-url", "yaml-alias", "undefined-compat-note",
-        "unknown-python-version", "pairing-for-missing-patch", "pairing-without-source", "follows-missing-change",
+        "version-vs-file-name",
+        "version-leading-zero",
+        "date-in-future",
+        "date-before-previous",
+        "unknown-yaml-tag",
+        "python-yaml-tag",
+        "url-without-host",
+        "url-with-quotes",
+        "url-with-brackets",
+        "javascript-url",
+        "yaml-alias",
+        "undefined-compat-note",
+        "unknown-python-version",
+        "pairing-for-missing-patch",
+        "pairing-without-source",
+        "follows-missing-change",
     ],
 )
 def test_bad_release_facts_are_refused(fixture_project, old, new, expected):
@@ -254,12 +350,16 @@ def test_a_second_page_for_an_existing_version_is_refused(fixture_project):
 
 
 def test_malformed_front_matter_on_a_non_release_page(fixture_project):
-    (fixture_project / "docs/lifecycle.en.md").write_text("---\ntitle: Lifecycle\ndescription: [unclosed\n---\n\n# Lifecycle\n", encoding="utf-8")
+    (fixture_project / "docs/lifecycle.en.md").write_text(
+        "---\ntitle: Lifecycle\ndescription: [unclosed\n---\n\n# Lifecycle\n", encoding="utf-8"
+    )
     refused(fixture_project, "docs/lifecycle.en.md:3: malformed front matter")
 
 
 def test_release_front_matter_outside_releases_is_refused(fixture_project):
-    (fixture_project / "docs/notes.md").write_text('---\ntitle: Notes\nversion: "3.0"\nfeatures: []\n---\n\n# Notes\n', encoding="utf-8")
+    (fixture_project / "docs/notes.md").write_text(
+        '---\ntitle: Notes\nversion: "3.0"\nfeatures: []\n---\n\n# Notes\n', encoding="utf-8"
+    )
     refused(fixture_project, "docs/notes.md:3: 'version' is release front matter")
 
 
@@ -268,7 +368,7 @@ def test_release_front_matter_outside_releases_is_refused(fixture_project):
     [
         ("<!-- time line -->", "unknown marker '<!-- time line -->'; did you mean '<!-- timeline -->'?"),
         ("<!-- topic: Quantum -->", "unknown area 'Quantum' in topic marker"),
-        ("<!-- snipet: skip reason=\"x\" -->", "looks like a misspelt snippet directive"),
+        ('<!-- snipet: skip reason="x" -->', "looks like a misspelt snippet directive"),
     ],
     ids=["timeline", "topic-area", "snippet-directive"],
 )
@@ -288,15 +388,25 @@ def test_home_page_without_its_timeline_marker(fixture_project):
 def test_misspelt_snippet_directive_is_caught_by_the_snippet_checker_too(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "page.md").write_text('# Page\n\n<!-- snipet: skip reason="x" -->\n```python\nprint(1)\n```\n', encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "scripts.snippets", "check", "--docs-dir", str(docs), "--no-run", "--no-cpp"], cwd=ROOT, capture_output=True, text=True
+    (docs / "page.md").write_text(
+        '# Page\n\n<!-- snipet: skip reason="x" -->\n```python\nprint(1)\n```\n', encoding="utf-8"
     )
-    assert result.returncode == 1 and "page.md:3:1: error: '<!-- snipet: … -->' looks like a misspelt snippet directive" in result.stdout
+    result = subprocess.run(
+        [sys.executable, "-m", "scripts.snippets", "check", "--docs-dir", str(docs), "--no-run", "--no-cpp"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert (
+        result.returncode == 1
+        and "page.md:3:1: error: '<!-- snipet: … -->' looks like a misspelt snippet directive" in result.stdout
+    )
 
 
 def test_truncated_snippet_status_file_stops_the_build(fixture_project, tmp_path):
-    (fixture_project / "docs/.snippet-status.json").write_text('{"schema": 1, "snippets": {"releases/1.6#01": {"page":', encoding="utf-8")
+    (fixture_project / "docs/.snippet-status.json").write_text(
+        '{"schema": 1, "snippets": {"releases/1.6#01": {"page":', encoding="utf-8"
+    )
     build_refused(fixture_project, tmp_path, "docs/.snippet-status.json:1: the snippet status file is not valid JSON")
 
 
@@ -343,7 +453,10 @@ RAW_HTML_CASES = [
     ('<textarea><p title="</textarea><img src=x onerror=alert(6)>"></textarea>', "<textarea>"),
     ('<a href="jav&#x09;ascript:alert(7)">x</a>', "the URL scheme 'javascript:' is not allowed"),
     ('<a href="java&Tab;script:alert(8)">x</a>', "the URL scheme 'javascript:' is not allowed"),
-    ('<svg><a><animate attributeName="href" values="javascript:alert(9)"/><text y="20">x</text></a></svg>', "<animate>"),
+    (
+        '<svg><a><animate attributeName="href" values="javascript:alert(9)"/><text y="20">x</text></a></svg>',
+        "<animate>",
+    ),
     ('<span style="background:url(https://evil.example/bg.png)">x</span>', "<span style=…>"),
     ('<svg><image href="https://evil.example/i.png"/></svg>', "<image>"),
     ('<img srcset="https://evil.example/s.png 1x" alt="x">', "<img srcset=…>"),
@@ -382,15 +495,24 @@ CHART = (
 )
 
 
-def test_allowed_raw_html_and_svg_files_build_and_stay_quiet_in_chromium(fixture_project, tmp_path, playwright_instance):
+def test_allowed_raw_html_and_svg_files_build_and_stay_quiet_in_chromium(
+    fixture_project, tmp_path, playwright_instance
+):
     """What the allowlist is for: an inline chart, an aligned table column, a link, an SVG file under assets;
     the page builds, and in Chromium nothing runs and nothing is requested from another host."""
     from browser import browser_page, serve_directory
 
     (fixture_project / "docs/assets/images").mkdir(parents=True, exist_ok=True)
-    (fixture_project / "docs/assets/images/chart.svg").write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n{CHART}\n', encoding="utf-8")
+    (fixture_project / "docs/assets/images/chart.svg").write_text(
+        f'<?xml version="1.0" encoding="UTF-8"?>\n{CHART}\n', encoding="utf-8"
+    )
     table = "| a | b |\n|:--|--:|\n| 1 | 2 |"
-    _edit(fixture_project, RELEASE_16, "测试页面。", f"测试页面。\n\n{CHART}\n\n{table}\n\n[官方](https://pytorch.org/) ![图](../assets/images/chart.svg)\n")
+    _edit(
+        fixture_project,
+        RELEASE_16,
+        "测试页面。",
+        f"测试页面。\n\n{CHART}\n\n{table}\n\n[官方](https://pytorch.org/) ![图](../assets/images/chart.svg)\n",
+    )
     site = build(fixture_project, tmp_path)
     page_html = soup(site, "releases/1.6")
     assert page_html.select_one("svg.chart rect") and page_html.select_one('th[style="text-align: right;"]')
@@ -406,7 +528,8 @@ def test_allowed_raw_html_and_svg_files_build_and_stay_quiet_in_chromium(fixture
 def test_an_svg_file_that_would_run_script_is_refused(fixture_project, tmp_path):
     (fixture_project / "docs/assets/images").mkdir(parents=True, exist_ok=True)
     (fixture_project / "docs/assets/images/logo.svg").write_text(
-        '<svg xmlns="http://www.w3.org/2000/svg">\n<rect width="1" height="1"/>\n<script>alert(document.domain)</script>\n</svg>\n', encoding="utf-8"
+        '<svg xmlns="http://www.w3.org/2000/svg">\n<rect width="1" height="1"/>\n<script>alert(document.domain)</script>\n</svg>\n',
+        encoding="utf-8",
     )
     expected = "docs/assets/images/logo.svg:3: SVG file: <script>"
     refused(fixture_project, expected)
@@ -417,12 +540,21 @@ def test_a_link_to_the_git_folder_is_refused(fixture_project, tmp_path):
     """The deploy checkout writes its token into .git/config; a link inside the repository reaching it is as bad
     as one leaving it."""
     (fixture_project / ".git").mkdir()
-    (fixture_project / ".git/config").write_text('[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n', encoding="utf-8")
+    (fixture_project / ".git/config").write_text(
+        "[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n", encoding="utf-8"
+    )
     (fixture_project / "docs/assets/x.txt").symlink_to("../../.git/config")
     (fixture_project / "docs/repo").symlink_to("..")
-    output = build_refused(fixture_project, tmp_path, "docs/assets/x.txt:1: symbolic link to '../../.git/config' reaches the repository's .git folder")
+    output = build_refused(
+        fixture_project,
+        tmp_path,
+        "docs/assets/x.txt:1: symbolic link to '../../.git/config' reaches the repository's .git folder",
+    )
     assert "c2VjcmV0" not in output and "docs/repo:1: symbolic link to '..' loops" in output
-    refused(fixture_project, "docs/assets/x.txt:1: symbolic link to '../../.git/config' reaches the repository's .git folder")
+    refused(
+        fixture_project,
+        "docs/assets/x.txt:1: symbolic link to '../../.git/config' reaches the repository's .git folder",
+    )
 
 
 # Nine short lines that expand into 9**9 (387 million) strings if anything composes or walks them.
@@ -443,13 +575,39 @@ def test_a_yaml_alias_bomb_is_refused_before_it_expands(fixture_project, tmp_pat
 @pytest.mark.parametrize(
     "old, new, expected",
     [
-        ('summary: "用于测试的 1.6 页面"', 'summary: "用于测试的 1.6 页面 \\uFFFE"', f"{RELEASE_16}:5: U+FFFE is not allowed in front matter"),
-        ('title: "PyTorch 1.6：测试页"', 'title: "PyTorch 1.6：测试页 \ufdd0"', f"{RELEASE_16}:4: U+FDD0 is not allowed in front matter"),
-        ("    name: 原生自动混合精度", '    name: "原生自动混合精度 \\U0010FFFF"', f"{RELEASE_16}:9: U+10FFFF is not allowed in front matter"),
-        ("      print(torch.tensor([5]) // torch.tensor([2]))", '      print(torch.tensor([5]) // torch.tensor([2]))\n      x = "\ufdef"', f"{RELEASE_16}:30: U+FDEF is not allowed in front matter"),
-        ('summary: "用于测试的 1.6 页面"', 'summary: "用于测试的 1.6 页面 \\x02"', f"{RELEASE_16}:5: U+0002 is not allowed in front matter"),
+        (
+            'summary: "用于测试的 1.6 页面"',
+            'summary: "用于测试的 1.6 页面 \\uFFFE"',
+            f"{RELEASE_16}:5: U+FFFE is not allowed in front matter",
+        ),
+        (
+            'title: "PyTorch 1.6：测试页"',
+            'title: "PyTorch 1.6：测试页 \ufdd0"',
+            f"{RELEASE_16}:4: U+FDD0 is not allowed in front matter",
+        ),
+        (
+            "    name: 原生自动混合精度",
+            '    name: "原生自动混合精度 \\U0010FFFF"',
+            f"{RELEASE_16}:9: U+10FFFF is not allowed in front matter",
+        ),
+        (
+            "      print(torch.tensor([5]) // torch.tensor([2]))",
+            '      print(torch.tensor([5]) // torch.tensor([2]))\n      x = "\ufdef"',
+            f"{RELEASE_16}:30: U+FDEF is not allowed in front matter",
+        ),
+        (
+            'summary: "用于测试的 1.6 页面"',
+            'summary: "用于测试的 1.6 页面 \\x02"',
+            f"{RELEASE_16}:5: U+0002 is not allowed in front matter",
+        ),
     ],
-    ids=["noncharacter-escaped", "noncharacter-raw", "last-plane-noncharacter", "noncharacter-in-code-block", "control-escaped"],
+    ids=[
+        "noncharacter-escaped",
+        "noncharacter-raw",
+        "last-plane-noncharacter",
+        "noncharacter-in-code-block",
+        "control-escaped",
+    ],
 )
 def test_code_points_xml_cannot_carry_are_refused_at_their_line(fixture_project, old, new, expected):
     """Every front matter text reaches the RSS feed; one such code point makes it no longer XML."""
@@ -464,7 +622,9 @@ def test_code_points_xml_cannot_carry_are_refused_at_their_line(fixture_project,
         ('["not", "an", "object"]\n', "docs/.pypi-evidence.json:1: an evidence file is an object"),
     ],
 )
-def test_a_broken_registry_evidence_file_stops_the_build_with_its_file_and_line(fixture_project, tmp_path, text, expected):
+def test_a_broken_registry_evidence_file_stops_the_build_with_its_file_and_line(
+    fixture_project, tmp_path, text, expected
+):
     (fixture_project / "docs" / ".pypi-evidence.json").write_text(text, encoding="utf-8")
     result = mkdocs_build(fixture_project, tmp_path / "site")
     assert result.returncode != 0

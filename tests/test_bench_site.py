@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import gzip
 import json
@@ -10,8 +11,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import FIXTURES, ROOT
+
 from scripts import bench_site
 from scripts.bench_site import (
     account,
@@ -40,7 +41,9 @@ def real_releases(tmp_path):
 
 
 def test_help_runs_as_a_module():
-    result = subprocess.run([sys.executable, "-m", "scripts.bench_site", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "scripts.bench_site", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     for option in ("--repeats", "--sizes", "--only", "--skip-builds", "--skip-lighthouse", "--site-dir"):
         assert option in result.stdout
@@ -115,7 +118,9 @@ def test_plain_material_config_strips_hooks_and_plugins(tmp_path):
 
 def test_plain_material_config_handles_other_plugin_forms(tmp_path):
     config = tmp_path / "mkdocs.yml"
-    config.write_text("site_name: x\nplugins:\n  material/search: {}\n  i18n: {languages: []}\nhooks: [a.py]\n", encoding="utf-8")
+    config.write_text(
+        "site_name: x\nplugins:\n  material/search: {}\n  i18n: {languages: []}\nhooks: [a.py]\n", encoding="utf-8"
+    )
     assert plain_material_config(config)["plugins"] == ["search"]
     config.write_text("site_name: x\nplugins:\n  - material/search: {lang: en}\n  - offline\n", encoding="utf-8")
     assert plain_material_config(config)["plugins"] == [{"search": {"lang": "en"}}]
@@ -152,7 +157,11 @@ def test_gzip_accounting_sums_each_file_once(tmp_path):
     assert weight.without_search == weight.total - weight.search
     assert weight.missing == ["missing.js"]
     assert weight.foreign == ["https://fonts.example.com/x.woff2"]
-    assert weight.by_kind() == {"html": sizes["index.html"], "css": sizes["assets/app.css"], "json": sizes["search/search_index.json"]}
+    assert weight.by_kind() == {
+        "html": sizes["index.html"],
+        "css": sizes["assets/app.css"],
+        "json": sizes["search/search_index.json"],
+    }
     assert account(site, base, [base + "en/"]).files == {"en/index.html": sizes["en/index.html"]}
 
 
@@ -162,7 +171,9 @@ def test_index_sizes_sum_every_search_file_per_language(tmp_path):
     config = {"lang": ["en", "zh"]}
     zh = [{"location": "", "title": "首页"}, {"location": "releases/1.6/", "title": "1.6"}]
     en = [{"location": "en/", "title": "Home"}]
-    (search / "search_index.json").write_text(json.dumps({"config": config, "docs": zh + en}, ensure_ascii=False), encoding="utf-8")
+    (search / "search_index.json").write_text(
+        json.dumps({"config": config, "docs": zh + en}, ensure_ascii=False), encoding="utf-8"
+    )
     full = [{"location": "en/releases/1.6/", "text": "long text " * 100}]
     (search / "full.json").write_text(json.dumps(full), encoding="utf-8")
     (search / "notes.txt").write_text("not json", encoding="utf-8")
@@ -185,7 +196,15 @@ def test_index_sizes_count_a_language_index_file_whole(tmp_path):
     search = tmp_path / "search"
     search.mkdir()
     (search / "search_index.json").write_text(json.dumps({"config": {}, "docs": []}), encoding="utf-8")
-    zh = json.dumps({"lang": "zh", "docs": [["releases/1.6/", "PyTorch 1.6", "混合精度", 3, 0]], "tokens": ["1.6"], "postings": ["0,1"]}, ensure_ascii=False)
+    zh = json.dumps(
+        {
+            "lang": "zh",
+            "docs": [["releases/1.6/", "PyTorch 1.6", "混合精度", 3, 0]],
+            "tokens": ["1.6"],
+            "postings": ["0,1"],
+        },
+        ensure_ascii=False,
+    )
     (search / "index.zh.json").write_text(zh, encoding="utf-8")
     per_lang, per_file = index_sizes(tmp_path)
     data = zh.encode("utf-8")
@@ -197,7 +216,12 @@ def test_index_sizes_count_a_language_index_file_whole(tmp_path):
 def test_failing_audits_skip_informative_and_not_applicable():
     report = {
         "audits": {
-            "color-contrast": {"title": "Contrast.", "score": 0, "scoreDisplayMode": "binary", "details": {"items": [{"node": {"selector": "a.x"}}]}},
+            "color-contrast": {
+                "title": "Contrast.",
+                "score": 0,
+                "scoreDisplayMode": "binary",
+                "details": {"items": [{"node": {"selector": "a.x"}}]},
+            },
             "fcp": {"title": "FCP", "score": 0.9, "scoreDisplayMode": "numeric", "displayValue": "1.2 s"},
             "ok": {"title": "OK", "score": 1, "scoreDisplayMode": "binary"},
             "info": {"title": "Info", "score": 0, "scoreDisplayMode": "informative"},
@@ -223,7 +247,7 @@ def test_missing_lighthouse_is_skipped_with_a_hint(tmp_path, monkeypatch, capsys
 def test_options_and_table():
     assert parse_sizes("200,24,100,24") == [24, 100, 200]
     assert parse_parts("build,bytes") == ["build", "bytes"]
-    with pytest.raises(Exception):
+    with pytest.raises(argparse.ArgumentTypeError, match="nope"):
         parse_parts("build,nope")
     table = markdown_table([("a|b", "1 s", ""), ("longer figure", "2", "< 3")]).splitlines()
     assert table[0].startswith("| Figure") and set(table[1]) <= {"|", "-"}
@@ -233,7 +257,16 @@ def test_options_and_table():
 
 def test_lighthouse_measures_every_page_type_on_mobile_in_both_languages(tmp_path):
     site = tmp_path / "site"
-    for path, size in [("", 10), ("releases/1.6/", 10), ("releases/2.14/", 99), ("lifecycle/", 1), ("compare/", 1), ("compatibility/", 1), ("support/", 1), ("topics/distributed/", 1)]:
+    for path, size in [
+        ("", 10),
+        ("releases/1.6/", 10),
+        ("releases/2.14/", 99),
+        ("lifecycle/", 1),
+        ("compare/", 1),
+        ("compatibility/", 1),
+        ("support/", 1),
+        ("topics/distributed/", 1),
+    ]:
         (site / path).mkdir(parents=True, exist_ok=True)
         (site / path / "index.html").write_text("x" * size, encoding="utf-8")
     urls = bench_site.lighthouse_urls(site, "1.6")
@@ -242,5 +275,10 @@ def test_lighthouse_measures_every_page_type_on_mobile_in_both_languages(tmp_pat
     assert all((page, lang, "mobile") in urls for page in types for lang in ("zh", "en"))
     assert {(page, ff) for page, _, ff in urls if ff == "desktop"} == {("home", "desktop"), ("release", "desktop")}
     assert urls[("release 2.14 (longest)", "en", "mobile")] == "en/releases/2.14/"
-    report = {"audits": {"first-contentful-paint": {"displayValue": "1.4 s"}, "total-blocking-time": {"displayValue": "150 ms"}}}
+    report = {
+        "audits": {
+            "first-contentful-paint": {"displayValue": "1.4 s"},
+            "total-blocking-time": {"displayValue": "150 ms"},
+        }
+    }
     assert bench_site.performance_metrics(report) == "FCP 1.4 s · TBT 150 ms"

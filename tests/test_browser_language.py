@@ -4,7 +4,6 @@ language, nothing fetched from the network, no console errors."""
 from __future__ import annotations
 
 import pytest
-
 from browser import browser_page
 
 pytestmark = pytest.mark.browser

@@ -8,13 +8,23 @@ import json
 import shutil
 
 import pytest
-
 from conftest import FIXTURES, ROOT
-from reference_data import ID_TRAPS, LABEL_TRAPS, LABELS_BY_RULE, LTS, OFFICIAL, PAIRINGS, PROVISIONAL, UNIFIED_IDS, UPGRADE_1_13_TO_2_6
-from scripts.install_view import install_options, install_section
-from scripts.verdicts import library_pin
+from reference_data import (
+    ID_TRAPS,
+    LABEL_TRAPS,
+    LABELS_BY_RULE,
+    LTS,
+    OFFICIAL,
+    PAIRINGS,
+    PROVISIONAL,
+    UNIFIED_IDS,
+    UPGRADE_1_13_TO_2_6,
+)
+
 from scripts.history import status_today
+from scripts.install_view import install_options, install_section
 from scripts.releases import ReleaseDataError, load_catalog
+from scripts.verdicts import library_pin
 from scripts.verify_compat import EVIDENCE_FILE, disagreements, load_evidence
 from scripts.views import upgrade_items
 
@@ -101,7 +111,7 @@ def test_no_label_journey_steps_down(catalog):
 
     for entry in feature_history(catalog, "en"):
         ranked = [(version, label) for version, label in entry["steps"] if label in MATURITY_RANK]
-        for (v1, l1), (v2, l2) in zip(ranked, ranked[1:]):
+        for (v1, l1), (v2, l2) in zip(ranked, ranked[1:], strict=False):
             assert MATURITY_RANK[l2] >= MATURITY_RANK[l1], f"{entry['id']}: {l1} {v1} -> {l2} {v2}"
 
 
@@ -128,7 +138,7 @@ def test_every_change_has_an_english_text_and_a_source(catalog):
     for release in catalog.releases:
         zh, en = release.pages["zh"].changes, release.pages["en"].changes
         assert [c.id for c in zh] == [c.id for c in en]
-        for a, b in zip(zh, en):
+        for a, b in zip(zh, en, strict=True):
             assert a.text and b.text and a.text != b.text and a.source.startswith("https://")
 
 
@@ -137,7 +147,10 @@ def test_status_today_is_computed_from_the_catalog(catalog):
     assert (statuses["torchscript"].kind, statuses["torchscript"].version) == ("deprecated", "2.10")
     assert (statuses["named-tensors"].kind, statuses["named-tensors"].version) == ("removed", "2.13")
     assert statuses["torch-compile"].kind == "label"
-    assert statuses["flex-attention"].version == max((r.version for r in catalog.releases if any(f.id == "flex-attention" for f in r.features)), key=lambda v: tuple(map(int, v.split("."))))
+    assert statuses["flex-attention"].version == max(
+        (r.version for r in catalog.releases if any(f.id == "flex-attention" for f in r.features)),
+        key=lambda v: tuple(map(int, v.split("."))),
+    )
 
 
 def test_status_today_changes_when_a_later_release_relabels_a_feature(tmp_path):
@@ -147,8 +160,14 @@ def test_status_today_changes_when_a_later_release_relabels_a_feature(tmp_path):
     assert (before.kind, before.label, before.version) == ("label", "Beta", "1.6")
     for name in ("1.7.md", "1.7.en.md"):
         text = (docs / "releases" / name.replace("1.7", "1.6")).read_text(encoding="utf-8")
-        text = text.replace('version: "1.6"', 'version: "1.7"').replace("date: 2020-07-28", "date: 2020-10-27").replace("1.6.0", "1.7.0")
-        text = text.replace("    maturity: Beta", "    maturity: Stable").replace('    follows: "1.5#int-div-warning"\n', "")
+        text = (
+            text.replace('version: "1.6"', 'version: "1.7"')
+            .replace("date: 2020-07-28", "date: 2020-10-27")
+            .replace("1.6.0", "1.7.0")
+        )
+        text = text.replace("    maturity: Beta", "    maturity: Stable").replace(
+            '    follows: "1.5#int-div-warning"\n', ""
+        )
         (docs / "releases" / name).write_text(text, encoding="utf-8")
     after = status_today(load_catalog(docs))["torchscript-fork-join"]
     assert (after.kind, after.label, after.version) == ("label", "Stable", "1.7")
@@ -178,7 +197,10 @@ def test_pairings_and_install_commands(catalog, patch):
         if option.manager != "pip":
             continue
         pins = dict(part.split("==") for part in option.command.split() if "==" in part)
-        assert pins["torchvision"].split("+")[0] == want["torchvision"].version and pins["torchaudio"] == want["torchaudio"].version, option.command
+        assert (
+            pins["torchvision"].split("+")[0] == want["torchvision"].version
+            and pins["torchaudio"] == want["torchaudio"].version
+        ), option.command
         if (vision, audio) != (want["torchvision"].version, want["torchaudio"].version):
             assert want["torchvision"].claimed == vision or want["torchaudio"].claimed == audio
 
@@ -232,7 +254,13 @@ def test_a_fact_written_twice_is_impossible(tmp_path):
     docs = tmp_path / "docs"
     shutil.copytree(FIXTURES / "site", docs)
     page = docs / "releases/1.6.en.md"
-    page.write_text(page.read_text(encoding="utf-8").replace("features:\n", "features:\n  native-amp: AMP\n", 1).replace("  native-amp: \"Native automatic mixed precision\"\n", "").replace("---\n", "---\ndate: 2020-07-29\n", 1), encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8")
+        .replace("features:\n", "features:\n  native-amp: AMP\n", 1)
+        .replace('  native-amp: "Native automatic mixed precision"\n', "")
+        .replace("---\n", "---\ndate: 2020-07-29\n", 1),
+        encoding="utf-8",
+    )
     with pytest.raises(ReleaseDataError) as info:
         load_catalog(docs)
     assert "'date' is a fact, written once in the Chinese page 1.6.md" in str(info.value)
@@ -244,12 +272,22 @@ def test_the_facts_an_independent_read_corrected_stay_corrected(catalog):
     features = {f.id: f for f in releases["2.14"].features}
     assert features["tunableop"].maturity == features["cublaslt-grouped-gemm"].maturity == "API-Unstable"
     changes = {c.id: c for c in releases["2.14"].changes}
-    for change_id in ("profiler-pattern-matcher-removed", "control-collectives-removed", "sparse-weights-only-validation", "compile-on-one-rank-alias-deprecated"):
+    for change_id in (
+        "profiler-pattern-matcher-removed",
+        "control-collectives-removed",
+        "sparse-weights-only-validation",
+        "compile-on-one-rank-alias-deprecated",
+    ):
         assert change_id in changes
     en = {lang: {c.id: c.text for c in releases["2.12"].pages[lang].changes} for lang in ("zh", "en")}
-    assert any("2.13 or later" in text for text in en["en"].values()) and any("2.13 或更晚" in text for text in en["zh"].values())
+    assert any("2.13 or later" in text for text in en["en"].values()) and any(
+        "2.13 或更晚" in text for text in en["zh"].values()
+    )
     # The "<1 %" overhead is the post's figure on create_block_mask: the qualifier stays with the figure.
-    for name, figure in (("2.13.en.md", "measured on `create_block_mask`: there the\nend-to-end overhead stays well below 1%"), ("2.13.md", "在 `create_block_mask` 上测得的端到端开销：序列较长时远低于 1%")):
+    for name, figure in (
+        ("2.13.en.md", "measured on `create_block_mask`: there the\nend-to-end overhead stays well below 1%"),
+        ("2.13.md", "在 `create_block_mask` 上测得的端到端开销：序列较长时远低于 1%"),
+    ):
         assert figure in (ROOT / "docs" / "releases" / name).read_text(encoding="utf-8"), name
     zero_four = (ROOT / "docs" / "releases" / "0.4.en.md").read_text(encoding="utf-8")
     assert "converts only the floating-point parameters and buffers" in zero_four

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import FIXTURES, ROOT
+
 from scripts.check_upstream import main
 
 RECORDED = FIXTURES / "upstream"  # torch 2.14.0–2.15.0, torchvision 0.29.0–0.29.2, torchaudio 2.0.0 (yanked), 2.11.0
@@ -24,7 +24,8 @@ EVIDENCE_DAY = "2026-10-01"  # the fixture evidence: torch 2.14.x, torchvision 0
 def _page_pair(docs: Path, version: str, date: str, patches: list[str], torchvision: dict[str, list[str]]) -> None:
     """A minimal valid release page pair; torchvision: library version -> torch patches it is paired with."""
     pairs = "".join(
-        f'    - {{torch: {json.dumps(torch)}, version: "{lib}", sources: [PyPI], evidence: official}}\n' for lib, torch in torchvision.items()
+        f'    - {{torch: {json.dumps(torch)}, version: "{lib}", sources: [PyPI], evidence: official}}\n'
+        for lib, torch in torchvision.items()
     )
     compat = f"compat:\n  torchvision:\n{pairs}" if pairs else ""
     (docs / "releases").mkdir(parents=True, exist_ok=True)
@@ -33,7 +34,9 @@ def _page_pair(docs: Path, version: str, date: str, patches: list[str], torchvis
         f"source: https://pytorch.org/blog/\nfeatures: []\npatches: {json.dumps(patches)}\n{compat}---\n\n测试。\n",
         encoding="utf-8",
     )
-    (docs / "releases" / f"{version}.en.md").write_text(f'---\ntitle: "PyTorch {version}: test"\nsummary: "Test"\n---\n\nTest.\n', encoding="utf-8")
+    (docs / "releases" / f"{version}.en.md").write_text(
+        f'---\ntitle: "PyTorch {version}: test"\nsummary: "Test"\n---\n\nTest.\n', encoding="utf-8"
+    )
 
 
 @pytest.fixture
@@ -66,17 +69,28 @@ def _check(capsys, docs: Path, *args: str) -> tuple[int, str, str]:
 
 def _todo(out: str) -> list[str]:
     """The numbered lines under "Behind:"."""
-    return [line.split(". ", 1)[1] for line in out.split("\n") if line.startswith("  ") and line.strip()[:1].isdigit() and ". " in line]
+    return [
+        line.split(". ", 1)[1]
+        for line in out.split("\n")
+        if line.startswith("  ") and line.strip()[:1].isdigit() and ". " in line
+    ]
 
 
 def test_a_new_release_without_a_page(capsys, docs, answers):
     code, out, _ = _check(capsys, docs, "--recorded", str(answers))
     assert code == 1
-    assert "torch 2.15.0: 28 wheel(s) uploaded 2026-10-28 (new release); Python 3.11, 3.12, 3.13, 3.14, 3.14t, 3.15, 3.15t" in out
+    assert (
+        "torch 2.15.0: 28 wheel(s) uploaded 2026-10-28 (new release); Python 3.11, 3.12, 3.13, 3.14, 3.14t, 3.15, 3.15t"
+        in out
+    )
     assert "torchvision 0.29.2: 4 wheel(s) uploaded 2026-10-28 (new release); Python py3; declares torch>=2.14.0" in out
-    assert "torchvision 0.29.1" not in out.split("New files")[1].split("\n\n")[0]  # in the evidence already (uploaded 2026-09-30)
+    assert (
+        "torchvision 0.29.1" not in out.split("New files")[1].split("\n\n")[0]
+    )  # in the evidence already (uploaded 2026-09-30)
     todo = _todo(out)
-    assert todo[0].startswith("refetch the evidence: make check-upstream UPDATE=1")  # first: a provisional page is written from it
+    assert todo[0].startswith(
+        "refetch the evidence: make check-upstream UPDATE=1"
+    )  # first: a provisional page is written from it
     assert todo[1] == (
         "torch 2.15.0 is on PyPI but has no page: run `python -m scripts.new_release 2.15 --provisional` after the refetch "
         "(a provisional entry until its post is in shared/reference)"
@@ -90,7 +104,10 @@ def test_the_official_post_in_the_reference_is_named(capsys, docs, answers):
     (posts / "2.15.md").write_text("# PyTorch 2.15\n", encoding="utf-8")
     code, out, _ = _check(capsys, docs, "--recorded", str(answers))
     assert code == 1
-    assert f"torch 2.15.0 is on PyPI but has no page: its official post is in {posts / '2.15.md'}: run `python -m scripts.new_release 2.15` and fill the page in from it" in _todo(out)
+    assert (
+        f"torch 2.15.0 is on PyPI but has no page: its official post is in {posts / '2.15.md'}: run `python -m scripts.new_release 2.15` and fill the page in from it"
+        in _todo(out)
+    )
 
 
 def test_newly_yanked_release_and_wheel(capsys, docs, answers):
@@ -111,22 +128,39 @@ def test_newly_yanked_release_and_wheel(capsys, docs, answers):
     assert code == 1
     section = out.split("Yanked or removed since:")[1].split("\n\n")[0]
     assert "torch 2.14.1: every wheel yanked (Broken wheel metadata)" in section
-    assert "torch 2.14.0: 1 wheel(s) yanked (no reason given): torch-2.14.0-cp313-cp313-manylinux_2_28_x86_64.whl\n" in section + "\n"
+    assert (
+        "torch 2.14.0: 1 wheel(s) yanked (no reason given): torch-2.14.0-cp313-cp313-manylinux_2_28_x86_64.whl\n"
+        in section + "\n"
+    )
     page = docs / "releases" / "2.14.md"
-    assert f"torch 2.14.1: every wheel yanked (Broken wheel metadata); {page} lists it: say so there (its install box must not offer it)" in _todo(out)
+    assert (
+        f"torch 2.14.1: every wheel yanked (Broken wheel metadata); {page} lists it: say so there (its install box must not offer it)"
+        in _todo(out)
+    )
     assert any(line.startswith("refetch the evidence") for line in _todo(out))
 
 
 def test_a_yanked_library_release_that_a_page_pairs(capsys, docs, answers):
-    _edit(answers, "torchvision", lambda files: [f.update(yanked="bad pin") for f in files if f["filename"].startswith("torchvision-0.29.0-")])
+    _edit(
+        answers,
+        "torchvision",
+        lambda files: [f.update(yanked="bad pin") for f in files if f["filename"].startswith("torchvision-0.29.0-")],
+    )
     code, out, _ = _check(capsys, docs, "--recorded", str(answers))
     assert code == 1
-    assert f"torchvision 0.29.0: every wheel yanked (bad pin); {docs / 'releases' / '2.14.md'} pairs it with torch: review that pairing" in _todo(out)
+    assert (
+        f"torchvision 0.29.0: every wheel yanked (bad pin); {docs / 'releases' / '2.14.md'} pairs it with torch: review that pairing"
+        in _todo(out)
+    )
 
 
 def test_a_pin_of_a_release_yanked_since_is_not_a_pairing_to_add(capsys, docs, answers):
     _page_pair(docs, "2.14", "2026-09-02", ["2.14.0", "2.14.1"], {})
-    _edit(answers, "torchvision", lambda files: [f.update(yanked="bad pin") for f in files if f["filename"].startswith("torchvision-0.29.0-")])
+    _edit(
+        answers,
+        "torchvision",
+        lambda files: [f.update(yanked="bad pin") for f in files if f["filename"].startswith("torchvision-0.29.0-")],
+    )
     code, out, _ = _check(capsys, docs, "--recorded", str(answers))
     assert "torchvision 0.29.0: every wheel yanked (bad pin)" in out
     assert not any("declares torch==2.14.0" in line for line in _todo(out))
@@ -143,29 +177,50 @@ def test_a_new_python_tag_on_a_known_release(capsys, docs, answers):
     assert code == 1
     assert "New Python versions on releases the evidence has:\n  torch 2.14.1: 3.16\n" in out
     assert "torch 2.14.1:" not in out.split("New files")[1].split("\n\n")[0]
-    assert any(line.startswith(f"torch 2.14.1 now has wheels for Python 3.16: add them after the refetch to {docs / 'releases' / '2.14.md'} compat python") for line in _todo(out))
+    assert any(
+        line.startswith(
+            f"torch 2.14.1 now has wheels for Python 3.16: add them after the refetch to {docs / 'releases' / '2.14.md'} compat python"
+        )
+        for line in _todo(out)
+    )
 
 
 def _add_torchvision_0_30(answers: Path) -> None:
     def add(files):
         wheel = next(f for f in files if f["filename"] == "torchvision-0.29.1-cp311-cp311-manylinux_2_28_x86_64.whl")
-        files.append({**wheel, "filename": "torchvision-0.30.0-cp311-cp311-manylinux_2_28_x86_64.whl", "upload-time": "2026-11-01T10:00:00Z"})
+        files.append(
+            {
+                **wheel,
+                "filename": "torchvision-0.30.0-cp311-cp311-manylinux_2_28_x86_64.whl",
+                "upload-time": "2026-11-01T10:00:00Z",
+            }
+        )
 
     _edit(answers, "torchvision", add)
     metadata = "Metadata-Version: 2.1\nName: torchvision\nVersion: 0.30.0\nRequires-Dist: numpy\nRequires-Dist: torch (==2.15.0)\n"
-    (answers / "metadata" / "torchvision-0.30.0-cp311-cp311-manylinux_2_28_x86_64.whl.metadata").write_text(metadata, encoding="utf-8")
+    (answers / "metadata" / "torchvision-0.30.0-cp311-cp311-manylinux_2_28_x86_64.whl.metadata").write_text(
+        metadata, encoding="utf-8"
+    )
 
 
 def test_the_pairing_a_new_library_release_declares(capsys, docs, answers):
     _add_torchvision_0_30(answers)
     code, out, _ = _check(capsys, docs, "--recorded", str(answers))
     assert code == 1
-    assert "torchvision 0.30.0: 1 wheel(s) uploaded 2026-11-01 (new release); Python 3.11; declares torch==2.15.0" in out
-    assert f"torchvision 0.30.0 declares torch==2.15.0: add that pairing to {docs / 'releases' / '2.15.md'} compat (a provisional page gets it from the evidence)" in _todo(out)
+    assert (
+        "torchvision 0.30.0: 1 wheel(s) uploaded 2026-11-01 (new release); Python 3.11; declares torch==2.15.0" in out
+    )
+    assert (
+        f"torchvision 0.30.0 declares torch==2.15.0: add that pairing to {docs / 'releases' / '2.15.md'} compat (a provisional page gets it from the evidence)"
+        in _todo(out)
+    )
 
     _page_pair(docs, "2.15", "2026-10-28", ["2.15.0"], {})  # the page exists, the pairing does not yet
     code, out, _ = _check(capsys, docs, "--recorded", str(answers))
-    assert f"torchvision 0.30.0 declares torch==2.15.0: add that pairing to {docs / 'releases' / '2.15.md'} compat" in _todo(out)
+    assert (
+        f"torchvision 0.30.0 declares torch==2.15.0: add that pairing to {docs / 'releases' / '2.15.md'} compat"
+        in _todo(out)
+    )
     assert not any("has no page" in line for line in _todo(out))
 
     _page_pair(docs, "2.15", "2026-10-28", ["2.15.0"], {"0.30.0": ["2.15.0"]})
@@ -177,7 +232,10 @@ def test_the_pairing_a_new_library_release_declares(capsys, docs, answers):
 def test_a_pin_from_the_evidence_paired_with_another_patch(capsys, docs, answers):
     _page_pair(docs, "2.14", "2026-09-02", ["2.14.0", "2.14.1"], {"0.29.0": ["2.14.1"]})  # 0.29.0 pins torch==2.14.0
     code, out, _ = _check(capsys, docs, "--recorded", str(answers))
-    assert f"torchvision 0.29.0 declares torch==2.14.0: add that pairing to {docs / 'releases' / '2.14.md'} compat" in _todo(out)
+    assert (
+        f"torchvision 0.29.0 declares torch==2.14.0: add that pairing to {docs / 'releases' / '2.14.md'} compat"
+        in _todo(out)
+    )
 
 
 def test_files_of_the_checked_day_are_new_only_for_releases_the_evidence_lacks(capsys, docs, answers):
@@ -194,11 +252,20 @@ def test_files_of_the_checked_day_are_new_only_for_releases_the_evidence_lacks(c
 def test_a_patch_release_the_page_does_not_list(capsys, docs, answers):
     def add_patch(files):
         wheel = next(f for f in files if f["filename"] == "torch-2.14.1-cp314-cp314-manylinux_2_28_x86_64.whl")
-        files.append({**wheel, "filename": "torch-2.14.2-cp314-cp314-manylinux_2_28_x86_64.whl", "upload-time": "2026-11-20T10:00:00Z"})
+        files.append(
+            {
+                **wheel,
+                "filename": "torch-2.14.2-cp314-cp314-manylinux_2_28_x86_64.whl",
+                "upload-time": "2026-11-20T10:00:00Z",
+            }
+        )
 
     _edit(answers, "torch", add_patch)
     code, out, _ = _check(capsys, docs, "--recorded", str(answers))
-    assert f'torch 2.14.2 is on PyPI but {docs / "releases" / "2.14.md"} does not list it: add "2.14.2" to its patches (and its pairings)' in _todo(out)
+    assert (
+        f'torch 2.14.2 is on PyPI but {docs / "releases" / "2.14.md"} does not list it: add "2.14.2" to its patches (and its pairings)'
+        in _todo(out)
+    )
 
 
 @pytest.mark.parametrize(
@@ -207,7 +274,11 @@ def test_a_patch_release_the_page_does_not_list(capsys, docs, answers):
         ("torch", '{"files": [\n{"filename": ', "torch.json:2: not JSON"),
         ("torchvision", '{"meta": {}}', "torchvision.json:1: not a simple index answer"),
         ("torchaudio", '{"files": [{"url": "x"}]}', "files[0]: an entry without a file name"),
-        ("torch", '{"files": [{"filename": "torch-2.16.0-cp311-cp311-win_amd64.whl", "yanked": false}]}', "no upload-time"),
+        (
+            "torch",
+            '{"files": [{"filename": "torch-2.16.0-cp311-cp311-win_amd64.whl", "yanked": false}]}',
+            "no upload-time",
+        ),
     ],
 )
 def test_a_malformed_answer_exits_2(capsys, docs, answers, package, text, message):
@@ -218,7 +289,14 @@ def test_a_malformed_answer_exits_2(capsys, docs, answers, package, text, messag
     assert "Behind" not in out and "Up to date" not in out
 
 
-@pytest.mark.parametrize("text, message", [("{", ".pypi-evidence.json:1: not JSON"), ('{"checked": "soon"}', 'no "checked" day'), ('{"checked": "2026-10-01", "torch": []}', '"torch" is not a map')])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{", ".pypi-evidence.json:1: not JSON"),
+        ('{"checked": "soon"}', 'no "checked" day'),
+        ('{"checked": "2026-10-01", "torch": []}', '"torch" is not a map'),
+    ],
+)
 def test_a_malformed_evidence_file_exits_2(capsys, docs, answers, text, message):
     (docs / ".pypi-evidence.json").write_text(text, encoding="utf-8")
     code, _, err = _check(capsys, docs, "--recorded", str(answers))
@@ -291,10 +369,15 @@ def test_the_way_from_a_new_release_to_a_provisional_page_and_on(capsys, docs, a
     code, out, _ = _check(capsys, docs, "--recorded", str(answers))
     assert code == 0, out
 
-    _add_torchvision_0_30(answers)  # torchvision 0.30.0 pins torch==2.15.0: the provisional page is rewritten, not edited
+    _add_torchvision_0_30(
+        answers
+    )  # torchvision 0.30.0 pins torch==2.15.0: the provisional page is rewritten, not edited
     code, out, _ = _check(capsys, docs, "--recorded", str(answers))
     assert code == 1
-    assert "torchvision 0.30.0 declares torch==2.15.0: rerun `python -m scripts.new_release 2.15 --provisional` after the refetch" in _todo(out)
+    assert (
+        "torchvision 0.30.0 declares torch==2.15.0: rerun `python -m scripts.new_release 2.15 --provisional` after the refetch"
+        in _todo(out)
+    )
 
     post = docs / "no-posts" / "2.15.md"
     post.parent.mkdir()
@@ -345,7 +428,9 @@ def test_upstream_workflow_runs_the_check_weekly_and_files_an_issue():
     runs = _runs(workflow)
     assert any("make check-upstream" in run for run in runs)
     assert not any("UPDATE=1" in run for run in runs)  # CI reports; a maintainer rewrites the evidence
-    issue_step = next(step for job in workflow["jobs"].values() for step in job["steps"] if "gh issue" in step.get("run", ""))
+    issue_step = next(
+        step for job in workflow["jobs"].values() for step in job["steps"] if "gh issue" in step.get("run", "")
+    )
     assert "failure()" in issue_step["if"]
     assert "Upstream: new PyTorch files on PyPI" in json.dumps(issue_step)
 
@@ -355,7 +440,11 @@ def test_test_workflow_runs_make_test_on_pull_requests():
     assert "pull_request" in workflow["on"]
     assert workflow["on"]["push"]["branches"] == ["main"]
     job = next(iter(workflow["jobs"].values()))
-    python = next(step["with"]["python-version"] for step in job["steps"] if step.get("uses", "").startswith("actions/setup-python"))
+    python = next(
+        step["with"]["python-version"]
+        for step in job["steps"]
+        if step.get("uses", "").startswith("actions/setup-python")
+    )
     assert python == "3.11"
     assert any(run.strip().endswith("make test") for run in _runs(workflow))
     assert "download.pytorch.org/whl/cpu" in json.dumps(workflow)
@@ -363,6 +452,8 @@ def test_test_workflow_runs_make_test_on_pull_requests():
 
 @pytest.mark.parametrize("extra, flag", [([], False), (["UPDATE=1"], True)])
 def test_make_check_upstream_target(extra, flag):
-    result = subprocess.run(["make", "-n", "check-upstream", *extra], cwd=ROOT, capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        ["make", "-n", "check-upstream", *extra], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     command = next(line for line in result.stdout.splitlines() if "scripts.check_upstream" in line)
     assert command.rstrip().endswith("--update") is flag

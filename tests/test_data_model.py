@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, ROOT
+
 from scripts.new_release import scaffold
 from scripts.releases import ReleaseDataError, heading_anchors, language_of, load_catalog, version_key
 from scripts.render import join_cjk_soft_breaks, release_header, timeline
@@ -37,7 +37,12 @@ def test_unquoted_version_keeps_its_text(tmp_path):
     (docs / "releases").mkdir(parents=True)
     for name in ("1.10.md", "1.10.en.md"):
         text = (FIXTURES / "site/releases" / name.replace("1.10", "1.6")).read_text(encoding="utf-8")
-        (docs / "releases" / name).write_text(text.replace('version: "1.6"', "version: 1.10").replace("1.6.0", "1.10.0").replace('    follows: "1.5#int-div-warning"\n', ""), encoding="utf-8")
+        (docs / "releases" / name).write_text(
+            text.replace('version: "1.6"', "version: 1.10")
+            .replace("1.6.0", "1.10.0")
+            .replace('    follows: "1.5#int-div-warning"\n', ""),
+            encoding="utf-8",
+        )
     assert load_catalog(docs).releases[0].version == "1.10"
 
 
@@ -82,7 +87,10 @@ def test_scaffold_creates_both_pages_that_fail_until_filled(tmp_path):
 
 def test_scaffold_cli_rejects_bad_version(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "scripts.new_release", "two", "--docs-dir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-m", "scripts.new_release", "two", "--docs-dir", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 1 and "bad version 'two'" in result.stderr
 
@@ -90,7 +98,10 @@ def test_scaffold_cli_rejects_bad_version(tmp_path):
 def test_validator_cli_reports_and_exits_nonzero(tmp_path):
     scaffold("3.0", tmp_path / "docs")
     result = subprocess.run(
-        [sys.executable, "-m", "scripts.releases", "--docs-dir", str(tmp_path / "docs")], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-m", "scripts.releases", "--docs-dir", str(tmp_path / "docs")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 1
     assert "3.0.md:5: bad source URL 'TODO'" in result.stderr and "problem(s) found" in result.stderr
@@ -107,7 +118,12 @@ def _fixture_docs(tmp_path):
 def test_a_change_without_english_text_is_a_missing_translation(tmp_path):
     docs = _fixture_docs(tmp_path)
     page = docs / "releases/1.6.en.md"
-    page.write_text(page.read_text(encoding="utf-8").replace('  int-div-error: "Integer tensors divided with `/` raise an error"\n', ""), encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8").replace(
+            '  int-div-error: "Integer tensors divided with `/` raise an error"\n', ""
+        ),
+        encoding="utf-8",
+    )
     with pytest.raises(ReleaseDataError) as info:
         load_catalog(docs)
     assert "change 'int-div-error' has no English text" in str(info.value)
@@ -117,13 +133,18 @@ def test_a_compat_note_without_english_text_is_a_missing_translation(tmp_path):
     docs = _fixture_docs(tmp_path)
     page = docs / "releases/1.6.md"
     text = page.read_text(encoding="utf-8")
-    text = text.replace('      version: "0.7.0"\n', '      version: "0.7.0"\n      note: readme\n').replace("---\n\n测试页面。", "  notes:\n    - {id: readme, text: 说明}\n---\n\n测试页面。")
+    text = text.replace('      version: "0.7.0"\n', '      version: "0.7.0"\n      note: readme\n').replace(
+        "---\n\n测试页面。", "  notes:\n    - {id: readme, text: 说明}\n---\n\n测试页面。"
+    )
     page.write_text(text, encoding="utf-8")
     with pytest.raises(ReleaseDataError) as info:
         load_catalog(docs)
     assert "compatibility note 'readme' has no English text" in str(info.value)
     en = docs / "releases/1.6.en.md"
-    en.write_text(en.read_text(encoding="utf-8").replace("features:\n", "compat_notes:\n  readme: A note\nfeatures:\n", 1), encoding="utf-8")
+    en.write_text(
+        en.read_text(encoding="utf-8").replace("features:\n", "compat_notes:\n  readme: A note\nfeatures:\n", 1),
+        encoding="utf-8",
+    )
     assert load_catalog(docs).page("1.6", "en").compat.notes == {"readme": "A note"}
 
 
@@ -139,9 +160,19 @@ def test_a_month_only_date_needs_its_evidence(tmp_path):
 def test_feature_id_in_two_areas_is_refused(tmp_path):
     docs = _fixture_docs(tmp_path)
     page = docs / "releases/1.5.md"
-    page.write_text(page.read_text(encoding="utf-8").replace("  - id: distributed-rpc", "  - id: native-amp").replace("{ #distributed-rpc }", "{ #native-amp }"), encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8")
+        .replace("  - id: distributed-rpc", "  - id: native-amp")
+        .replace("{ #distributed-rpc }", "{ #native-amp }"),
+        encoding="utf-8",
+    )
     en = docs / "releases/1.5.en.md"
-    en.write_text(en.read_text(encoding="utf-8").replace("  distributed-rpc:", "  native-amp:").replace("{ #distributed-rpc }", "{ #native-amp }"), encoding="utf-8")
+    en.write_text(
+        en.read_text(encoding="utf-8")
+        .replace("  distributed-rpc:", "  native-amp:")
+        .replace("{ #distributed-rpc }", "{ #native-amp }"),
+        encoding="utf-8",
+    )
     with pytest.raises(ReleaseDataError) as info:
         load_catalog(docs)
     assert "feature 'native-amp' is in area 'Performance' here but 'Distributed'" in str(info.value)
@@ -157,7 +188,10 @@ def test_an_lts_line_is_read_with_its_note_in_each_language(tmp_path):
     page = docs / "releases/1.6.md"
     page.write_text(page.read_text(encoding="utf-8").replace("patches:", LTS_FIELD + "patches:", 1), encoding="utf-8")
     en = docs / "releases/1.6.en.md"
-    en.write_text(en.read_text(encoding="utf-8").replace("features:\n", "lts_note: Long-term support\nfeatures:\n", 1), encoding="utf-8")
+    en.write_text(
+        en.read_text(encoding="utf-8").replace("features:\n", "lts_note: Long-term support\nfeatures:\n", 1),
+        encoding="utf-8",
+    )
     release = load_catalog(docs).by_version()["1.6"]
     assert (release.lts.patches, release.lts.evidence, release.lts.note) == (("1.6.0",), "official", "长期支持")
     assert release.pages["en"].lts.note == "Long-term support" and release.lts.source.startswith("https://pytorch.org/")

@@ -5,9 +5,9 @@ navigation on a desktop screen."""
 from __future__ import annotations
 
 import pytest
+from test_site import home_url, soup_of
 
 from scripts.releases import LANGUAGES
-from test_site import home_url, soup_of
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -34,7 +34,9 @@ def test_search_hint_in_the_page_language(built_site, lang):
     hint = soup_of(built_site, home_url(lang)).select_one(".md-content .search-hint")
     assert hint is not None and hint.select_one("kbd").get_text() == "/"
     text = hint.get_text()
-    assert ("搜索" in text) if lang == "zh" else ("search" in text and not any("\u4e00" <= ch <= "\u9fff" for ch in text))
+    assert (
+        ("搜索" in text) if lang == "zh" else ("search" in text and not any("\u4e00" <= ch <= "\u9fff" for ch in text))
+    )
 
 
 @pytest.mark.browser
@@ -45,7 +47,10 @@ def test_view_cards_are_a_tidy_grid_with_plain_descriptions(playwright_instance,
 
     with browser_page(playwright_instance, viewport=viewport) as (page, log):
         page.goto(served_site + home_url(lang))
-        boxes = page.eval_on_selector_all(".views-grid a", "cards => cards.map(c => { const r = c.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.width)]; })")
+        boxes = page.eval_on_selector_all(
+            ".views-grid a",
+            "cards => cards.map(c => { const r = c.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.width)]; })",
+        )
         rows: dict[int, int] = {}
         for top, _ in boxes:
             rows[top] = rows.get(top, 0) + 1
@@ -55,7 +60,8 @@ def test_view_cards_are_a_tidy_grid_with_plain_descriptions(playwright_instance,
         if viewport is DESKTOP:
             assert per_row[0] > 1, "side by side on a desktop"
         decorations = page.eval_on_selector_all(
-            ".views-grid a span", "spans => spans.map(s => [getComputedStyle(s).textDecorationLine, getComputedStyle(s.closest('a')).textDecorationLine])"
+            ".views-grid a span",
+            "spans => spans.map(s => [getComputedStyle(s).textDecorationLine, getComputedStyle(s.closest('a')).textDecorationLine])",
         )
         assert decorations and all(own == "none" and link == "none" for own, link in decorations), decorations
         log.assert_clean()
@@ -71,7 +77,9 @@ def test_desktop_home_shows_the_navigation_with_the_topics(playwright_instance, 
         sidebar = page.locator(".md-sidebar--primary nav.md-nav--primary")
         assert sidebar.is_visible()
         topic = sidebar.locator('a.md-nav__link[href*="topics/"]').first
-        assert topic.is_visible() and topic.bounding_box()["y"] + topic.bounding_box()["height"] <= DESKTOP["height"], "a topic in view"
+        assert topic.is_visible() and topic.bounding_box()["y"] + topic.bounding_box()["height"] <= DESKTOP["height"], (
+            "a topic in view"
+        )
         release = sidebar.locator(f'a.md-nav__link[href*="releases/{catalog.releases[0].version}/"]')
         assert release.count() == 1
         with page.expect_navigation():

@@ -12,50 +12,132 @@ from scripts.html_policy import Finding, body_findings, clean_url, source_line, 
 # (id, body, what the finding names, what it does in Chromium: "script", "request" or "covers")
 HOSTILE = [
     ("svg-onload", "<svg/onload=alert(1)>", "<svg onload=…>", "script"),
-    ("script-first-type-wins", '<script type="text/javascript" type="application/json">alert(1)</script>', "<script>", "script"),
-    ("noscript-title", '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>', "<img onerror=…>", "script"),
+    (
+        "script-first-type-wins",
+        '<script type="text/javascript" type="application/json">alert(1)</script>',
+        "<script>",
+        "script",
+    ),
+    (
+        "noscript-title",
+        '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>',
+        "<img onerror=…>",
+        "script",
+    ),
     ("xmp-title", '<xmp><p title="</xmp><img src=x onerror=alert(1)>"></xmp>', "<img onerror=…>", "script"),
-    ("noembed-title", '<noembed><p title="</noembed><img src=x onerror=alert(1)>"></noembed>', "<img onerror=…>", "script"),
-    ("textarea-title", '<textarea><p title="</textarea><img src=x onerror=alert(1)>"></textarea>', "<img onerror=…>", "script"),
+    (
+        "noembed-title",
+        '<noembed><p title="</noembed><img src=x onerror=alert(1)>"></noembed>',
+        "<img onerror=…>",
+        "script",
+    ),
+    (
+        "textarea-title",
+        '<textarea><p title="</textarea><img src=x onerror=alert(1)>"></textarea>',
+        "<img onerror=…>",
+        "script",
+    ),
     ("tab-entity-in-scheme", '<a href="jav&#x09;ascript:alert(1)">x</a>', "scheme 'javascript:'", "script"),
     ("named-tab-in-scheme", '<a href="java&Tab;script:alert(1)">x</a>', "scheme 'javascript:'", "script"),
     ("newline-in-scheme", '<a href="  java\nscript:alert(1)">x</a>', "scheme 'javascript:'", "script"),
-    ("svg-animate-href", '<svg width="200" height="50"><a><animate attributeName="href" values="javascript:alert(1)"/><text x="10" y="30">click</text></a></svg>', "<animate>", "script"),
+    (
+        "svg-animate-href",
+        '<svg width="200" height="50"><a><animate attributeName="href" values="javascript:alert(1)"/><text x="10" y="30">click</text></a></svg>',
+        "<animate>",
+        "script",
+    ),
     ("style-url", '<p style="background:url(https://evil.example/bg.png)">x</p>', "<p style=…>", "request"),
-    ("svg-image", '<svg width="20" height="20"><image href="https://evil.example/i.png" width="20" height="20"/></svg>', "<image>", "request"),
+    (
+        "svg-image",
+        '<svg width="20" height="20"><image href="https://evil.example/i.png" width="20" height="20"/></svg>',
+        "<image>",
+        "request",
+    ),
     ("img-srcset", '<img srcset="https://evil.example/s.png 1x" alt="x">', "<img srcset=…>", "request"),
-    ("video-poster", '<video poster="https://evil.example/p.png" width="20" height="20"></video>', "<video>", "request"),
+    (
+        "video-poster",
+        '<video poster="https://evil.example/p.png" width="20" height="20"></video>',
+        "<video>",
+        "request",
+    ),
     ("img-from-another-host", '<img src="https://evil.example/i.png" alt="x">', "only files of this site", "request"),
-    ("img-protocol-relative", '<img src="//evil.example/i.png" alt="x">', "only files of this site", None),  # about:blank has no scheme to lend it
-    ("overlay", '<p style="position:fixed; top:0; left:0; width:100%; height:100%; z-index:99999; background:white">x</p>', "<p style=…>", "covers"),
+    (
+        "img-protocol-relative",
+        '<img src="//evil.example/i.png" alt="x">',
+        "only files of this site",
+        None,
+    ),  # about:blank has no scheme to lend it
+    (
+        "overlay",
+        '<p style="position:fixed; top:0; left:0; width:100%; height:100%; z-index:99999; background:white">x</p>',
+        "<p style=…>",
+        "covers",
+    ),
     ("data-url-link", '<a href="data:text/html,<script>alert(1)</script>">x</a>', "scheme 'data:'", None),
     ("iframe", '<iframe src="https://evil.example/"></iframe>', "<iframe>", "request"),
-    ("object", '<object data="https://evil.example/x.swf"></object>', "<object>", None),  # Chromium fetches no plugin data
+    (
+        "object",
+        '<object data="https://evil.example/x.swf"></object>',
+        "<object>",
+        None,
+    ),  # Chromium fetches no plugin data
     ("form-action", '<form action="https://evil.example/"><button>go</button></form>', "<form action=…>", None),
-    ("button-formaction", '<form><button formaction="javascript:alert(1)">go</button></form>', "<button formaction=…>", None),
+    (
+        "button-formaction",
+        '<form><button formaction="javascript:alert(1)">go</button></form>',
+        "<button formaction=…>",
+        None,
+    ),
     ("base", '<base href="https://evil.example/">', "<base>", None),
     ("meta-refresh", '<meta http-equiv="refresh" content="0;url=https://evil.example/">', "<meta>", None),
     ("link-stylesheet", '<link rel="stylesheet" href="https://evil.example/x.css">', "<link>", "request"),
     ("style-element", "<style>body{background:url(https://evil.example/x.png)}</style>", "<style>", "request"),
     ("svg-use", '<svg><use href="https://evil.example/s.svg#x"/></svg>', "<use>", None),
-    ("svg-foreign-object", "<svg><foreignObject><img src=x onerror=alert(1)></foreignObject></svg>", "<foreignObject>", "script"),
-    ("svg-set", '<svg><a><set attributeName="href" to="javascript:alert(1)"/><text y="20">x</text></a></svg>', "<set>", None),
+    (
+        "svg-foreign-object",
+        "<svg><foreignObject><img src=x onerror=alert(1)></foreignObject></svg>",
+        "<foreignObject>",
+        "script",
+    ),
+    (
+        "svg-set",
+        '<svg><a><set attributeName="href" to="javascript:alert(1)"/><text y="20">x</text></a></svg>',
+        "<set>",
+        None,
+    ),
     ("svg-xlink-href", '<svg><a xlink:href="javascript:alert(1)"><text y="20">x</text></a></svg>', "<a>", None),
-    ("svg-paint-from-another-host", '<svg><rect width="9" height="9" fill="url(https://evil.example/p.svg#g)"/></svg>', "url(#id)", None),
+    (
+        "svg-paint-from-another-host",
+        '<svg><rect width="9" height="9" fill="url(https://evil.example/p.svg#g)"/></svg>',
+        "url(#id)",
+        None,
+    ),
     ("mathml-link", '<math><mtext><a href="javascript:alert(1)">x</a></mtext></math>', "<math>", None),
     ("uppercase-handler", '<p ONCLICK="alert(1)">x</p>', "<p onclick=…>", None),
     ("select-hides-img", "<select><div><img src=x onerror=alert(1)></div></select>", "HTML parse error", None),
     ("unclosed-attribute", '<p title="x', "markup left open", None),
     ("unclosed-comment", "<!-- swallows the page", "markup left open", None),
     ("json-island-not-ours", '<script type="application/json" id="other">{}</script>', "<script>", None),
-    ("json-island-extra-attribute", '<script type="application/json" id="compare-data" src="https://evil.example/x.js">{}</script>', "<script>", None),
-    ("json-island-not-json", '<script type="application/json" id="compare-data">alert(1)</script>', "must hold JSON", None),
+    (
+        "json-island-extra-attribute",
+        '<script type="application/json" id="compare-data" src="https://evil.example/x.js">{}</script>',
+        "<script>",
+        None,
+    ),
+    (
+        "json-island-not-json",
+        '<script type="application/json" id="compare-data">alert(1)</script>',
+        "must hold JSON",
+        None,
+    ),
     ("input-image", '<input type="image" src="https://evil.example/x.png">', "an input may be one of", "request"),
     ("template", "<template><img src=x onerror=alert(1)></template>", "<template>", None),
 ]
 
 
-@pytest.mark.parametrize("body, expected", [(body, expected) for _, body, expected, _ in HOSTILE], ids=[case[0] for case in HOSTILE])
+@pytest.mark.parametrize(
+    "body, expected", [(body, expected) for _, body, expected, _ in HOSTILE], ids=[case[0] for case in HOSTILE]
+)
 def test_hostile_markup_is_refused(body, expected):
     found = [str(f) for f in body_findings(body)]
     assert any(expected in f for f in found), found
@@ -111,16 +193,42 @@ def test_a_url_is_judged_as_the_browser_reads_it(url, cleaned, problem):
     [
         ('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "<script>"),
         ('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>', "<svg onload=…>"),
-        ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/1999/xlink"><a x:href="javascript:alert(1)"><text>x</text></a></svg>', "<a>"),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/1999/xlink"><a x:href="javascript:alert(1)"><text>x</text></a></svg>',
+            "<a>",
+        ),
         ('<svg xmlns="http://www.w3.org/2000/svg"><image href="https://evil.example/x.png"/></svg>', "<image>"),
-        ('<svg xmlns="http://www.w3.org/2000/svg"><h:img xmlns:h="http://www.w3.org/1999/xhtml" src="x"/></svg>', "<img>"),
-        ('<!DOCTYPE svg [<!ENTITY e "&#60;script&#62;alert(1)&#60;/script&#62;">]><svg xmlns="http://www.w3.org/2000/svg">&e;</svg>', "DOCTYPE"),
-        ('<?xml-stylesheet href="https://evil.example/x.css"?><svg xmlns="http://www.w3.org/2000/svg"/>', "processing instructions"),
-        ('<svg xmlns="http://www.w3.org/2000/svg"><style>rect{fill:url(https://evil.example/)}</style></svg>', "<style>"),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg"><h:img xmlns:h="http://www.w3.org/1999/xhtml" src="x"/></svg>',
+            "<img>",
+        ),
+        (
+            '<!DOCTYPE svg [<!ENTITY e "&#60;script&#62;alert(1)&#60;/script&#62;">]><svg xmlns="http://www.w3.org/2000/svg">&e;</svg>',
+            "DOCTYPE",
+        ),
+        (
+            '<?xml-stylesheet href="https://evil.example/x.css"?><svg xmlns="http://www.w3.org/2000/svg"/>',
+            "processing instructions",
+        ),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg"><style>rect{fill:url(https://evil.example/)}</style></svg>',
+            "<style>",
+        ),
         ("<svg><rect/></svg>", "root must be"),
         ('<svg xmlns="http://www.w3.org/2000/svg"><rect>', "not well-formed"),
     ],
-    ids=["script", "onload", "xlink-javascript", "external-image", "html-element", "entity", "stylesheet-pi", "style", "no-namespace", "broken"],
+    ids=[
+        "script",
+        "onload",
+        "xlink-javascript",
+        "external-image",
+        "html-element",
+        "entity",
+        "stylesheet-pi",
+        "style",
+        "no-namespace",
+        "broken",
+    ],
 )
 def test_hostile_svg_files_are_refused(svg, expected):
     found = [str(f) for f in svg_findings(svg)]
@@ -128,14 +236,23 @@ def test_hostile_svg_files_are_refused(svg, expected):
 
 
 def test_a_plain_svg_file_passes():
-    assert svg_findings('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><title>t</title><!-- c --><rect width="1" height="1" fill="#c00"/></svg>\n') == []
+    assert (
+        svg_findings(
+            '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><title>t</title><!-- c --><rect width="1" height="1" fill="#c00"/></svg>\n'
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize(
     "source, body, line",
     [
-        ("# T\n\n[x](jav&#x09;ascript:alert(1))\n", '<h1 id="t">T</h1><p><a href="jav&#x09;ascript:alert(1)">x</a></p>', 3),
-        ("# T\n\ntext\n{: style=\"position:fixed\" }\n", '<h1 id="t">T</h1><p style="position:fixed">text</p>', 4),
+        (
+            "# T\n\n[x](jav&#x09;ascript:alert(1))\n",
+            '<h1 id="t">T</h1><p><a href="jav&#x09;ascript:alert(1)">x</a></p>',
+            3,
+        ),
+        ('# T\n\ntext\n{: style="position:fixed" }\n', '<h1 id="t">T</h1><p style="position:fixed">text</p>', 4),
         ("# T\n\n<SVG/OnLoad=alert(1)>\n", "<p><svg/onload=alert(1)></p>", 3),
         ("```html\n<script>x</script>\n```\n\n<script>alert(1)</script>\n", "<script>alert(1)</script>", 5),
         ("# T\n", '<p><a href="javascript:alert(1)">generated</a></p>', None),
@@ -179,7 +296,11 @@ def _effects(page, log, body: str, click_links: bool) -> set[str]:
                    return !!e && e !== v && !v.contains(e); }"""
     )
     page.remove_listener("dialog", handler)
-    return {name for name, happened in (("script", dialogs), ("request", log.foreign_requests), ("covers", covered)) if happened}
+    return {
+        name
+        for name, happened in (("script", dialogs), ("request", log.foreign_requests), ("covers", covered))
+        if happened
+    }
 
 
 @pytest.mark.browser

@@ -8,12 +8,11 @@ import re
 
 import pytest
 from bs4 import BeautifulSoup
+from conftest import ROOT
 
 from scripts.check_install import check_site, plain_commands, resolve, stand_in_wheels
 from scripts.registry import EVIDENCE_FILE, load_evidence
 from scripts.verdicts import command_pythons
-
-from conftest import ROOT
 
 EVIDENCE = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
 
@@ -71,7 +70,9 @@ def test_the_python_line_above_each_command_is_what_pypi_has_for_every_pinned_pa
 
 def _install_section(built_site, version: str, lang: str) -> BeautifulSoup:
     prefix = "" if lang == "zh" else "en/"
-    soup = BeautifulSoup((built_site / f"{prefix}releases/{version}/index.html").read_text(encoding="utf-8"), "html.parser")
+    soup = BeautifulSoup(
+        (built_site / f"{prefix}releases/{version}/index.html").read_text(encoding="utf-8"), "html.parser"
+    )
     return soup.select_one("article")
 
 

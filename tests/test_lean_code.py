@@ -9,14 +9,15 @@ from pathlib import Path
 import markdown
 import material
 from bs4 import BeautifulSoup
-
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "overrides" / "hooks"))
 from lean_code import unwrap_plain_tokens  # noqa: E402
 
 CODE = '```python\nimport torch\nmodel = torch.nn.Linear(3, 2)  # a layer\nout = model(torch.ones(1, 3)).sum()\nprint(f"{out:.2f}", "x" in "text")\n```\n'
-MATERIAL_CSS = next((Path(material.__file__).parent / "templates" / "assets" / "stylesheets").glob("main.*.min.css"), None)
+MATERIAL_CSS = next(
+    (Path(material.__file__).parent / "templates" / "assets" / "stylesheets").glob("main.*.min.css"), None
+)
 
 
 def highlighted(text: str) -> str:

@@ -8,11 +8,11 @@ on a phone screen, keep the area filter, and read as text for screen readers and
 from __future__ import annotations
 
 import pytest
-
 from reference_data import LIFECYCLE_SAMPLES
+from test_site import resolve, soup_of
+
 from scripts.history import feature_history
 from scripts.releases import AREAS, LANGUAGES, version_key
-from test_site import resolve, soup_of
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 PHONE = {"width": 390, "height": 844}
@@ -45,7 +45,9 @@ def test_every_mention_is_drawn_at_its_release_in_its_label(built_site, catalog,
     for feature_id, expected in LIFECYCLE_SAMPLES.items():
         drawn = {r["data-version"]: r["data-maturity"] for r in rows[feature_id].select("rect[data-version]")}
         for version, label in expected.items():
-            assert drawn.get(version) == label, f"{feature_id} in {version}: drawn {drawn.get(version)}, reference {label}"
+            assert drawn.get(version) == label, (
+                f"{feature_id} in {version}: drawn {drawn.get(version)}, reference {label}"
+            )
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -55,14 +57,20 @@ def test_the_journey_reads_as_text_and_links_each_step(built_site, catalog, lang
     rows = {li["data-feature"]: li for li in _features(soup)}
     for row in feature_history(catalog, lang):
         item = rows[row["id"]]
-        assert item.select_one("svg")["aria-hidden"] == "true", "the drawing repeats the text; screen readers get the text"
+        assert item.select_one("svg")["aria-hidden"] == "true", (
+            "the drawing repeats the text; screen readers get the text"
+        )
         steps = item.select(".lifecycle-journey a.journey-step")
-        shown = [(s.select_one(".journey-version").get_text(), s.select_one(".maturity")["data-maturity"]) for s in steps]
+        shown = [
+            (s.select_one(".journey-version").get_text(), s.select_one(".maturity")["data-maturity"]) for s in steps
+        ]
         assert shown == row["steps"] and shown[0][0] == min(row["cells"], key=version_key)
-        for step, (version, _) in zip(steps, row["steps"]):
+        for step, (version, _) in zip(steps, row["steps"], strict=True):
             path, fragment = step["href"].split("#")
             assert resolve(url, path) == catalog.page(version, lang).url and fragment == row["id"]
-        assert item.select_one(".lifecycle-journey .maturity").get_text().strip(), "each label is words, not only a colour"
+        assert item.select_one(".lifecycle-journey .maturity").get_text().strip(), (
+            "each label is words, not only a colour"
+        )
 
 
 def test_features_run_newest_first(built_site, catalog):
@@ -156,7 +164,10 @@ def test_area_filter_hides_other_areas_and_survives_a_reload(playwright_instance
         page.select_option("#lifecycle-area", "Compiler")
         assert page.url.endswith("?area=Compiler")
         page.reload()
-        shown = page.eval_on_selector_all("#lifecycle-list [data-feature]", "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.feature)")
+        shown = page.eval_on_selector_all(
+            "#lifecycle-list [data-feature]",
+            "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.feature)",
+        )
         assert set(shown) == compiler
         assert str(len(compiler)) in page.inner_text("#lifecycle-shown")
         log.assert_clean()

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from test_site import SITE_URL
 
 from scripts.check_links import check_site, main
-from test_site import SITE_URL
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def write(path: Path, html: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"<!doctype html><html><head><title>t</title></head><body>\n{html}\n</body></html>", encoding="utf-8")
+    path.write_text(
+        f"<!doctype html><html><head><title>t</title></head><body>\n{html}\n</body></html>", encoding="utf-8"
+    )
 
 
 def save_external_report(report, name: str) -> None:
@@ -44,17 +45,26 @@ def test_offline_copy_has_no_broken_link_or_anchor(offline_copy):
 
 
 def test_checker_reports_missing_pages_anchors_and_assets(tmp_path):
-    write(tmp_path / "index.html", '<a href="a/">ok</a> <a href="a/#here">ok</a> <a href="a/#gone">bad anchor</a>\n'
-          '<a href="missing/">bad page</a> <img src="img/x.png" srcset="img/x.png 1x, img/y.png 2x">\n'
-          '<a href="#top" id="top">self</a> <a href="mailto:x@example.org">mail</a> <a href="https://example.org/">out</a>\n'
-          '<link rel="canonical" href="https://site.example/repo/a/"> <a href="https://site.example/repo/nope/">bad absolute</a>')
+    write(
+        tmp_path / "index.html",
+        '<a href="a/">ok</a> <a href="a/#here">ok</a> <a href="a/#gone">bad anchor</a>\n'
+        '<a href="missing/">bad page</a> <img src="img/x.png" srcset="img/x.png 1x, img/y.png 2x">\n'
+        '<a href="#top" id="top">self</a> <a href="mailto:x@example.org">mail</a> <a href="https://example.org/">out</a>\n'
+        '<link rel="canonical" href="https://site.example/repo/a/"> <a href="https://site.example/repo/nope/">bad absolute</a>',
+    )
     write(tmp_path / "a" / "index.html", '<h2 id="here">h</h2>')
     (tmp_path / "img").mkdir()
     (tmp_path / "img" / "x.png").write_bytes(b"png")
     write(tmp_path / "404.html", '<a href="/repo/a/">root-relative</a>\n<a href="/repo/b/">bad root-relative</a>')
     report = check_site(tmp_path, "https://site.example/repo/")
     broken = sorted(line.split(" ", 1)[0] + " " + line.split("'")[1] for line in report.broken)
-    assert broken == ["404.html:3: /repo/b/", "index.html:2: a/#gone", "index.html:3: img/y.png", "index.html:3: missing/", "index.html:5: https://site.example/repo/nope/"]
+    assert broken == [
+        "404.html:3: /repo/b/",
+        "index.html:2: a/#gone",
+        "index.html:3: img/y.png",
+        "index.html:3: missing/",
+        "index.html:5: https://site.example/repo/nope/",
+    ]
     assert dict(report.external) == {"https://example.org/": {"index.html"}}
 
 

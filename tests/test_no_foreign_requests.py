@@ -8,9 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
-
 from browser import browser_page
+from bs4 import BeautifulSoup
 from search_ui import run_query
 
 URL = re.compile(r"(?:https?:)?//(?:[a-z0-9-]+\.)+[a-z]{2,}[^\s\"'()<>`]*", re.I)
@@ -28,7 +27,17 @@ NOT_REQUESTS = re.compile(
     r"opensource\.org|lunrjs\.com|mths\.be|feross\.org|fb\.me|clipboardjs\.com)"
 )
 # <link> relations that load something (canonical, alternate, prev/next only name pages).
-LOADING_RELS = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "manifest", "preconnect", "dns-prefetch", "apple-touch-icon"}
+LOADING_RELS = {
+    "stylesheet",
+    "icon",
+    "preload",
+    "modulepreload",
+    "prefetch",
+    "manifest",
+    "preconnect",
+    "dns-prefetch",
+    "apple-touch-icon",
+}
 
 
 # CSS loads through url(…) and @import "…"; in HTML through these attributes, style attributes (CSS), SVG
@@ -56,7 +65,13 @@ def _html_loads(soup: BeautifulSoup) -> list[str]:
     loaded += [t["href"] for t in soup.find_all("link", href=True) if LOADING_RELS & set(t.get("rel", []))]
     for svg in soup.find_all("svg"):
         loaded += [t[a] for t in [svg, *svg.find_all(True)] if t.name != "a" for a in SVG_REFERENCES if t.has_attr(a)]
-    loaded += [m.group(1) for t in soup.find_all("meta", content=True) if t.get("http-equiv", "").lower() == "refresh" for m in [REFRESH_URL.search(t["content"])] if m]
+    loaded += [
+        m.group(1)
+        for t in soup.find_all("meta", content=True)
+        if t.get("http-equiv", "").lower() == "refresh"
+        for m in [REFRESH_URL.search(t["content"])]
+        if m
+    ]
     return loaded
 
 
@@ -69,7 +84,9 @@ def loaded_urls(path: Path) -> set[str]:
     text = path.read_text(encoding="utf-8", errors="replace")
     if path.suffix == ".html":
         soup = BeautifulSoup(text, "html.parser")
-        inline = " ".join(t.get_text() for t in soup.find_all(["script", "style"]) if t.get("type") != "application/json")
+        inline = " ".join(
+            t.get_text() for t in soup.find_all(["script", "style"]) if t.get("type") != "application/json"
+        )
         styles = [u for t in soup.find_all("style") for u in css_urls(t.get_text())]
         return {u for u in _html_loads(soup) + styles if URL.match((u or "").strip())} | set(URL.findall(inline))
     found = {u for u in URL.findall(text) if u.lower().startswith("http")}
@@ -83,8 +100,12 @@ def loaded_urls(path: Path) -> set[str]:
 def code_files(site: Path) -> list[Path]:
     # search/ holds page text (the index), lunr/ only licence headers naming lunr's sites.
     return [
-        p for p in sorted(site.rglob("*"))
-        if p.suffix in (".html", ".js", ".css") and "search" != p.parent.name and "/lunr/" not in p.as_posix() and "downloads" not in p.parts
+        p
+        for p in sorted(site.rglob("*"))
+        if p.suffix in (".html", ".js", ".css")
+        and "search" != p.parent.name
+        and "/lunr/" not in p.as_posix()
+        and "downloads" not in p.parts
     ]
 
 
@@ -93,10 +114,16 @@ def code_files(site: Path) -> list[Path]:
 STATIC_LOADS = {
     "style-attribute": ('<p style="background:url(https://evil.example/bg.png)">x</p>', "https://evil.example/bg.png"),
     "svg-image": ('<svg><image href="https://evil.example/i.png"/></svg>', "https://evil.example/i.png"),
-    "srcset": ('<img src="a.png" srcset="a2.png 2x, https://evil.example/s.png 3x" alt="">', "https://evil.example/s.png"),
+    "srcset": (
+        '<img src="a.png" srcset="a2.png 2x, https://evil.example/s.png 3x" alt="">',
+        "https://evil.example/s.png",
+    ),
     "poster": ('<video poster="https://evil.example/p.png"></video>', "https://evil.example/p.png"),
     "svg-xlink-href": ('<svg><use xlink:href="//evil.example/u.svg#x"/></svg>', "//evil.example/u.svg#x"),
-    "style-element-protocol-relative": ("<style>body{background:url('//evil.example/b.png')}</style>", "//evil.example/b.png"),
+    "style-element-protocol-relative": (
+        "<style>body{background:url('//evil.example/b.png')}</style>",
+        "//evil.example/b.png",
+    ),
     "object-data": ('<object data="https://evil.example/o.pdf"></object>', "https://evil.example/o.pdf"),
     "meta-refresh": ('<meta http-equiv="refresh" content="0; url=https://evil.example/">', "https://evil.example/"),
 }
@@ -135,7 +162,9 @@ def test_no_cdn_or_font_service_is_named_anywhere(build, built_site, offline_cop
     site = built_site if build == "hosted" else offline_copy
     named = {}
     for path in code_files(site):
-        hits = set(m.group(0) for m in CDNS_AND_FONT_SERVICES.finditer(path.read_text(encoding="utf-8", errors="replace")))
+        hits = set(
+            m.group(0) for m in CDNS_AND_FONT_SERVICES.finditer(path.read_text(encoding="utf-8", errors="replace"))
+        )
         if path.name.startswith("bundle.") and path.suffix == ".js":
             text = path.read_text(encoding="utf-8")
             # Exactly the dormant URLs, nothing more.
@@ -146,7 +175,13 @@ def test_no_cdn_or_font_service_is_named_anywhere(build, built_site, offline_cop
     assert named == {}
 
 
-PAGES = {"home": "", "release": "releases/1.6/", "lifecycle": "lifecycle/", "topic": "topics/compiler/", "compare": "compare/?from=1.13&to=2.0"}
+PAGES = {
+    "home": "",
+    "release": "releases/1.6/",
+    "lifecycle": "lifecycle/",
+    "topic": "topics/compiler/",
+    "compare": "compare/?from=1.13&to=2.0",
+}
 
 
 def offline_url(copy: Path, path: str) -> str:

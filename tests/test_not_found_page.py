@@ -14,9 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
-
 from browser import browser_page
+from bs4 import BeautifulSoup
 from conftest import FIXTURES, copy_project, mkdocs_build
 from search_ui import result_groups, run_query
 
@@ -68,7 +67,7 @@ class _StaticHost(http.server.SimpleHTTPRequestHandler):
     def send_head(self):
         path = self.path.split("?")[0]
         if path.startswith(self.prefix):
-            self.path = "/" + self.path[len(self.prefix):]
+            self.path = "/" + self.path[len(self.prefix) :]
             target = Path(self.translate_path(self.path))
             if target.is_file() or (target / "index.html").is_file():
                 return super().send_head()
@@ -121,7 +120,8 @@ def test_404_search_leads_with_the_readers_language_and_labels_the_other(playwri
             first = groups[0][0]
             assert ("/timeline/en/" in first) == (reader == "en"), (missing, first)
             labels = page.eval_on_selector_all(
-                ".md-search-result__item", "items => items.map(i => [i.querySelector('a').href, !!i.querySelector('.search-other-language')])"
+                ".md-search-result__item",
+                "items => items.map(i => [i.querySelector('a').href, !!i.querySelector('.search-other-language')])",
             )
             # A result is labelled "other language" exactly when it is not in the reader's language.
             assert all(marked == (("/timeline/en/" in href) != (reader == "en")) for href, marked in labels), labels
@@ -142,15 +142,30 @@ def test_the_404_page_carries_the_english_chrome_as_data(built_site):
     values = [change[3] for change in english["body"]]
     assert "Search" in values and any("Facts from the official PyTorch release posts" in v for v in values)
     assert not [v for v in values if "<" in v], "values are text, never markup"
-    assert {change[1] for change in english["body"]} <= {None, "title", "aria-label", "placeholder", "alt", "href", "hreflang", "lang"}
+    assert {change[1] for change in english["body"]} <= {
+        None,
+        "title",
+        "aria-label",
+        "placeholder",
+        "alt",
+        "href",
+        "hreflang",
+        "lang",
+    }
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("missing, lang", [("/timeline/en/releases/9.9/", "en"), ("/timeline/en/no-such-page", "en"), ("/timeline/no/such/page/", "zh")])
+@pytest.mark.parametrize(
+    "missing, lang",
+    [("/timeline/en/releases/9.9/", "en"), ("/timeline/en/no-such-page", "en"), ("/timeline/no/such/page/", "zh")],
+)
 def test_404_chrome_follows_the_language_of_the_missing_url(playwright_instance, sub_path_site, missing, lang):
     from test_site import chrome_language_problems, chrome_texts
 
-    with static_host(sub_path_site, "/timeline/") as host, browser_page(playwright_instance, viewport={"width": 1280, "height": 900}) as (page, log):
+    with (
+        static_host(sub_path_site, "/timeline/") as host,
+        browser_page(playwright_instance, viewport={"width": 1280, "height": 900}) as (page, log),
+    ):
         assert page.goto(host + missing).status == 404
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.get_attribute("input.md-search__input", "placeholder") == {"zh": "搜索", "en": "Search"}[lang]
@@ -160,7 +175,9 @@ def test_404_chrome_follows_the_language_of_the_missing_url(playwright_instance,
         assert problems == [], problems[:5]
         # The menu leads into the reader's language, under the site's path.
         home = live.select_one(".md-sidebar--primary a.md-nav__link")["href"]
-        assert home.startswith("/timeline/en/" if lang == "en" else "/timeline/") and (lang == "en") == home.startswith("/timeline/en/")
+        assert home.startswith("/timeline/en/" if lang == "en" else "/timeline/") and (lang == "en") == home.startswith(
+            "/timeline/en/"
+        )
         # Material's own strings (search messages) come from the page config, switched before it starts.
         page.locator("label.md-search__icon, .md-search__input").first.click()
         page.fill("input.md-search__input", "zzzzqqq")

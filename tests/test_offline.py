@@ -7,10 +7,10 @@ import json
 import re
 
 import pytest
-
 from browser import browser_page
-from scripts.offline import ZIP_PATH, search_entries
 from search_ui import run_query
+
+from scripts.offline import ZIP_PATH, search_entries
 
 INDEX_SCRIPT = re.compile(r"index\.(zh|en)\.js$")
 

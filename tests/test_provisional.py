@@ -10,13 +10,13 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import FIXTURES, ROOT
 from reference_data import PROVISIONAL
+from test_site import soup_of
+
 from scripts.new_release import provisional_problems, registry_facts, scaffold, scaffold_provisional
 from scripts.registry import EVIDENCE_FILE, load_evidence
 from scripts.releases import ReleaseDataError, load_catalog
-from test_site import soup_of
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 
@@ -164,10 +164,13 @@ def test_a_provisional_page_refuses_what_a_registry_cannot_say(provisional_docs,
 
 def test_a_provisional_page_needs_its_date_note(provisional_docs):
     page = provisional_docs / "releases" / "1.7.md"
-    lines = [l for l in page.read_text(encoding="utf-8").split("\n") if not l.startswith("date_note:")]
+    lines = [line for line in page.read_text(encoding="utf-8").split("\n") if not line.startswith("date_note:")]
     page.write_text("\n".join(lines), encoding="utf-8")
     en = provisional_docs / "releases" / "1.7.en.md"
-    en.write_text("\n".join(l for l in en.read_text(encoding="utf-8").split("\n") if not l.startswith("date_note:")), encoding="utf-8")
+    en.write_text(
+        "\n".join(line for line in en.read_text(encoding="utf-8").split("\n") if not line.startswith("date_note:")),
+        encoding="utf-8",
+    )
     with pytest.raises(ReleaseDataError) as info:
         load_catalog(provisional_docs)
     assert "needs a 'date_note' saying its date is PyPI's first upload day" in str(info.value)
@@ -196,7 +199,12 @@ def test_the_scaffold_never_overwrites_a_full_page(tmp_path):
     evidence = json.loads(json.dumps(FIXTURE_EVIDENCE).replace("1.7.0", "1.6.0").replace("1.7", "1.6"))
     with pytest.raises(FileExistsError):
         scaffold_provisional("1.6", docs, evidence)
-    result = subprocess.run([sys.executable, "-m", "scripts.new_release", "1.6", "--docs-dir", str(docs)], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "scripts.new_release", "1.6", "--docs-dir", str(docs)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1 and "already exists" in result.stderr
 
 
@@ -238,7 +246,9 @@ def test_releases_json_says_which_releases_are_provisional(built_site, catalog):
     document = json.loads((built_site / "releases.json").read_text(encoding="utf-8"))
     schema = json.loads((built_site / "releases.schema.json").read_text(encoding="utf-8"))
     jsonschema.validate(document, schema)
-    assert {r["version"]: r["provisional"] for r in document["releases"]} == {r.version: r.provisional for r in catalog.releases}
+    assert {r["version"]: r["provisional"] for r in document["releases"]} == {
+        r.version: r.provisional for r in catalog.releases
+    }
     entry = next(r for r in document["releases"] if r["version"] == "2.15")
     assert entry["provisional"] is True and entry["features"] == [] and entry["changes"] == []
     assert "provisional" in schema["properties"]["releases"]["items"]["required"]

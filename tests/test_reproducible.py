@@ -11,15 +11,19 @@ import hashlib
 from pathlib import Path
 
 import pytest
-
 from conftest import copy_project, mkdocs_build
+
 from scripts.offline import ZIP_PATH, build_offline_zip
 
 ANOTHER_DAY = {"SOURCE_DATE_EPOCH": "946684800"}  # 2000-01-01: a build "on another day"
 
 
 def digests(site: Path) -> dict[str, str]:
-    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(site.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,11 @@ import statistics
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-
 from browser import browser_page, serve_directory
-from scripts.search_index import HEAD_BUDGET
 from search_queries import QUERIES
 from search_ui import hit_at_3, page_of, result_groups, run_query, wait_for_full_index, warm_up
+
+from scripts.search_index import HEAD_BUDGET
 
 pytestmark = pytest.mark.browser
 
@@ -81,7 +81,7 @@ def test_results_of_the_other_language_come_last_and_marked(playwright_instance,
         assert page.locator(".md-search-result__item .search-other-language").first.inner_text() == "中文"
         links, _ = run_query(page, "torch.jit.fork")
         languages = ["en" if "/en/" in link else "zh" for link in links]
-        assert languages == sorted(languages, key=lambda l: l != "en"), languages
+        assert languages == sorted(languages, key=lambda language: language != "en"), languages
         log.assert_clean()
 
 
@@ -128,7 +128,9 @@ def test_the_first_answer_needs_only_the_first_part_within_its_byte_budget(playw
         assert links and page_of(links[0], base) == f"{PREFIX[lang]}releases/2.0/", links[:3]
         received = search_files_received(finished)
         assert list(received) == [f"index.{lang}.json"], received
-        assert 0 < received[f"index.{lang}.json"] <= HEAD_BUDGET, f"the first answer loads {received} bytes, budget {HEAD_BUDGET}"
+        assert 0 < received[f"index.{lang}.json"] <= HEAD_BUDGET, (
+            f"the first answer loads {received} bytes, budget {HEAD_BUDGET}"
+        )
 
 
 def test_the_full_text_arriving_leaves_the_results_on_screen_in_place(playwright_instance, served_site):
@@ -141,7 +143,9 @@ def test_the_full_text_arriving_leaves_the_results_on_screen_in_place(playwright
         run_query(page, "python 3.12")
         page.wait_for_timeout(300)
         before = [group[0] for group in result_groups(page)]
-        assert before and not page.locator(".md-search-result__article p:not(.md-search-result__terms)").count()  # no text yet
+        assert (
+            before and not page.locator(".md-search-result__article p:not(.md-search-result__terms)").count()
+        )  # no text yet
         while held:
             held.pop().continue_()
         page.wait_for_selector('html[data-search-index~="en.text"]', state="attached")
@@ -156,8 +160,12 @@ def test_the_full_text_arriving_leaves_the_results_on_screen_in_place(playwright
         log.assert_clean()
 
 
-@pytest.mark.parametrize("lang, query", [("zh", "哪个版本支持 Python 3.12"), ("en", "which version supports Python 3.12")])
-def test_a_version_question_ranks_the_answer_above_a_feature_that_names_the_version(playwright_instance, served_site, lang, query):
+@pytest.mark.parametrize(
+    "lang, query", [("zh", "哪个版本支持 Python 3.12"), ("en", "which version supports Python 3.12")]
+)
+def test_a_version_question_ranks_the_answer_above_a_feature_that_names_the_version(
+    playwright_instance, served_site, lang, query
+):
     """2.4's "torch.compile supports Python 3.12" used to come first; the end-of-support page's Python
     section and the compatibility matrix know the answer (2.2)."""
     with browser_page(playwright_instance) as (page, log):
@@ -172,7 +180,9 @@ def test_a_version_question_ranks_the_answer_above_a_feature_that_names_the_vers
 
 
 @pytest.mark.parametrize("mode", ["served", "offline"])
-def test_an_upgrade_question_opens_the_upgrade_view_with_both_releases_chosen(playwright_instance, served_site, offline_copy, mode):
+def test_an_upgrade_question_opens_the_upgrade_view_with_both_releases_chosen(
+    playwright_instance, served_site, offline_copy, mode
+):
     base = served_site if mode == "served" else offline_copy.as_uri() + "/"
     home = {"zh": "", "en": "en/"} if mode == "served" else {"zh": "index.html", "en": "en/index.html"}
     with browser_page(playwright_instance) as (page, log):
@@ -180,7 +190,10 @@ def test_an_upgrade_question_opens_the_upgrade_view_with_both_releases_chosen(pl
             page.goto(base + home[lang])
             links, _ = run_query(page, query)
             query_string = parse_qs(urlparse(links[0]).query)
-            assert page_of(links[0], base) == PREFIX[lang] + "compare/" and (query_string["from"], query_string["to"]) == (["1.13"], ["2.0"]), links[:3]
+            assert page_of(links[0], base) == PREFIX[lang] + "compare/" and (
+                query_string["from"],
+                query_string["to"],
+            ) == (["1.13"], ["2.0"]), links[:3]
             page.locator(".md-search-result__item a.md-search-result__link").first.click()
             page.wait_for_selector("#compare-result[data-count]")
             assert page.input_value("#compare-from") == "1.13" and page.input_value("#compare-to") == "2.0"
@@ -211,7 +224,7 @@ FACTS = {
 
 
 def place_of(link: str) -> str:
-    """"install" or "changes" for those sections of a release page, "compatibility" for that page."""
+    """ "install" or "changes" for those sections of a release page, "compatibility" for that page."""
     url = urlparse(link)
     return "compatibility" if url.path.rstrip("/").endswith("compatibility") else url.fragment
 
@@ -231,14 +244,21 @@ def test_facts_are_found_in_their_sections(playwright_instance, served_site, lan
 def test_results_are_short_on_a_phone(playwright_instance, served_site):
     """A release's top result used to hold its whole fact box and feature table: one result filled the
     screen. Now each result shows a title and a couple of lines."""
-    with browser_page(playwright_instance, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True) as (page, log):
+    with browser_page(playwright_instance, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True) as (
+        page,
+        log,
+    ):
         for lang, query in (("zh", "2.0"), ("en", "2.0"), ("zh", "分布式训练"), ("en", "distributed training")):
             page.goto(served_site + HOME[lang])
             page.locator("label.md-header__button[for='__search']").click()
             run_query(page, query)
-            heights = page.eval_on_selector_all(".md-search-result__article", "as => as.slice(0, 6).map(a => a.getBoundingClientRect().height)")
+            heights = page.eval_on_selector_all(
+                ".md-search-result__article", "as => as.slice(0, 6).map(a => a.getBoundingClientRect().height)"
+            )
             assert heights and max(heights) < 844 * 0.3, (lang, query, heights)
-            texts = page.eval_on_selector_all(".md-search-result__article p:not(.md-search-result__terms)", "ps => ps.map(p => p.textContent.length)")
+            texts = page.eval_on_selector_all(
+                ".md-search-result__article p:not(.md-search-result__terms)", "ps => ps.map(p => p.textContent.length)"
+            )
             assert texts and max(texts) <= 200, (lang, query, texts)
         log.assert_clean()
 

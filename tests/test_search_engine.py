@@ -10,9 +10,20 @@ import shutil
 import subprocess
 
 import pytest
-
 from conftest import ROOT
-from scripts.search_index import FLAG_INSTALL, FLAG_INTRODUCES, FLAG_SUPPORT, Document, build_index, index_script, latin_tokens, script_key, split_index, stem
+
+from scripts.search_index import (
+    FLAG_INSTALL,
+    FLAG_INTRODUCES,
+    FLAG_SUPPORT,
+    Document,
+    build_index,
+    index_script,
+    latin_tokens,
+    script_key,
+    split_index,
+    stem,
+)
 
 ENGINE = ROOT / "docs/assets/javascripts/search/engine.js"
 
@@ -31,12 +42,19 @@ EN = [
 def node(script: str, indexes: dict[str, list[Document]] | None = None, upgrade: dict[str, dict] | None = None):
     if shutil.which("node") is None:
         pytest.fail("node is required for the search engine tests (it is on every machine of this project)")
-    data = {lang: build_index(docs, lang, (upgrade or {}).get(lang)) for lang, docs in (indexes or {"zh": ZH, "en": EN}).items()}
+    data = {
+        lang: build_index(docs, lang, (upgrade or {}).get(lang))
+        for lang, docs in (indexes or {"zh": ZH, "en": EN}).items()
+    }
     parts = {lang: split_index(index) for lang, index in data.items()}
-    scripts = {lang: {part: index_script(data, script_key(lang, part)) for part, data in split.items()} for lang, split in parts.items()}
+    scripts = {
+        lang: {part: index_script(data, script_key(lang, part)) for part, data in split.items()}
+        for lang, split in parts.items()
+    }
     program = (
         f"const S = require({json.dumps(str(ENGINE))}); const DATA = {json.dumps(data, ensure_ascii=False)};\n"
-        f"const PARTS = {json.dumps(parts, ensure_ascii=False)}; const SCRIPTS = {json.dumps(scripts, ensure_ascii=False)};\n" + script
+        f"const PARTS = {json.dumps(parts, ensure_ascii=False)}; const SCRIPTS = {json.dumps(scripts, ensure_ascii=False)};\n"
+        + script
     )
     result = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
@@ -67,7 +85,19 @@ def test_stemming_is_the_same_for_inflections_and_on_both_sides():
 
 def test_api_names_and_versions_are_kept_whole_and_split():
     tokens = latin_tokens("torch.jit.fork and 1.6, channels_last; torch==2.0.1+cu118")
-    assert {"torch.jit.fork", "torch", "jit", "fork", "1.6", "channels_last", "channel", "last", "2.0.1", "2.0", "cu118"} <= set(tokens)
+    assert {
+        "torch.jit.fork",
+        "torch",
+        "jit",
+        "fork",
+        "1.6",
+        "channels_last",
+        "channel",
+        "last",
+        "2.0.1",
+        "2.0",
+        "cu118",
+    } <= set(tokens)
 
 
 def test_a_range_of_versions_holds_each_version():
@@ -86,7 +116,9 @@ TEXTS = [
 @pytest.mark.parametrize("text", TEXTS)
 def test_what_the_engine_looks_up_for_a_text_is_what_the_index_holds_for_it(text):
     """The query side (JS) and the index side (Python) tokenize alike: typing a text finds it."""
-    looked_up = node(f"console.log(JSON.stringify(S.queryUnits({json.dumps(text + ' ')}, {{keepStopWords: true}}).map(u => u.token)))")
+    looked_up = node(
+        f"console.log(JSON.stringify(S.queryUnits({json.dumps(text + ' ')}, {{keepStopWords: true}}).map(u => u.token)))"
+    )
     assert looked_up and set(looked_up) <= set(latin_tokens(text))
 
 
@@ -120,7 +152,12 @@ def test_last_word_matches_as_a_prefix_while_typing():
 
 
 def test_one_typo_in_a_longer_word_is_forgiven():
-    indexes = {"en": [Document("en/releases/2.0/", "PyTorch 2.0", "torch.compile compiles a model"), Document("en/releases/1.0/", "PyTorch 1.0", "A complex tensor in eager mode")]}
+    indexes = {
+        "en": [
+            Document("en/releases/2.0/", "PyTorch 2.0", "torch.compile compiles a model"),
+            Document("en/releases/1.0/", "PyTorch 1.0", "A complex tensor in eager mode"),
+        ]
+    }
     assert pages("en", "complie", indexes) == ["en/releases/2.0/"]  # two letters swapped
     assert pages("en", "compjle ", indexes) == ["en/releases/2.0/"]  # one letter wrong
     assert pages("en", "tensr ", indexes) == ["en/releases/1.0/"]  # one missing
@@ -129,12 +166,21 @@ def test_one_typo_in_a_longer_word_is_forgiven():
 
 
 def test_question_words_are_ignored_in_both_languages():
-    units = node('console.log(JSON.stringify(["which version added AMP", "哪个版本加入了 AMP", "AMP"].map(q => S.queryUnits(q).filter(u => !u.optional).map(u => u.key))))')
+    units = node(
+        'console.log(JSON.stringify(["which version added AMP", "哪个版本加入了 AMP", "AMP"].map(q => S.queryUnits(q).filter(u => !u.optional).map(u => u.key))))'
+    )
     assert units[0] == units[1] == units[2] == ["amp"]
     # A page need not hold them, but one that does comes first.
-    indexes = {"en": [Document("en/a/", "Profiler", "compare two traces"), Document("en/compare/", "Compare", "compare two releases")]}
+    indexes = {
+        "en": [
+            Document("en/a/", "Profiler", "compare two traces"),
+            Document("en/compare/", "Compare", "compare two releases"),
+        ]
+    }
     assert pages("en", "compare releases", indexes) == ["en/compare/", "en/a/"]
-    assert search("en", "which version added AMP", {"en": [Document("en/1.6/", "AMP", "amp")]})[0][0]["terms"] == {"amp": True}
+    assert search("en", "which version added AMP", {"en": [Document("en/1.6/", "AMP", "amp")]})[0][0]["terms"] == {
+        "amp": True
+    }
     # Only question words: they are what there is to search.
     assert node('console.log(JSON.stringify(S.queryUnits("版本").map(u => u.key)))') == ["版本"]
 
@@ -145,11 +191,17 @@ def test_now_in_a_question_asks_about_today():
     units = node(
         'console.log(JSON.stringify(["现在支持哪些 Python 版本", "目前支持哪些 Python 版本", "今天支持哪些 Python 版本",'
         ' "which Python versions are supported now", "which Python versions are currently supported"]'
-        '.map(q => S.queryUnits(q).filter(u => !u.optional).map(u => u.key))))'
+        ".map(q => S.queryUnits(q).filter(u => !u.optional).map(u => u.key))))"
     )
     assert units[0] == units[1] == units[2] and "今天" in units[0] and "现" not in units[0]
     assert "today" in units[3] and sorted(units[3]) == sorted(units[4])
-    indexes = {"zh": [Document("zh/a/", "甲", "目前支持 Python 3.12"), Document("zh/b/", "乙", "今天支持 Python 3.12"), Document("zh/c/", "丙", "支持 CUDA")]}
+    indexes = {
+        "zh": [
+            Document("zh/a/", "甲", "目前支持 Python 3.12"),
+            Document("zh/b/", "乙", "今天支持 Python 3.12"),
+            Document("zh/c/", "丙", "支持 CUDA"),
+        ]
+    }
     assert pages("zh", "现在支持哪些 Python 版本", indexes)[:2] == ["zh/b/", "zh/a/"]
 
 
@@ -173,7 +225,9 @@ def test_the_release_that_introduced_a_feature_outranks_later_mentions():
             Document("en/releases/2.1/", "PyTorch 2.1", ""),
             Document("en/releases/2.1/#compile-faster", "torch.compile", later),
             Document("en/releases/2.0/", "PyTorch 2.0", ""),
-            Document("en/releases/2.0/#torch-compile", "torch.compile", "torch.compile compiles a model.", FLAG_INTRODUCES),
+            Document(
+                "en/releases/2.0/#torch-compile", "torch.compile", "torch.compile compiles a model.", FLAG_INTRODUCES
+            ),
         ]
     }
     assert pages("en", "torch.compile", indexes)[0] == "en/releases/2.0/"
@@ -182,8 +236,15 @@ def test_the_release_that_introduced_a_feature_outranks_later_mentions():
 def test_a_section_titled_what_was_asked_outranks_one_that_only_mentions_it():
     indexes = {
         "en": [
-            Document("en/releases/2.4/#compile-python-3-12", "torch.compile on Python 3.12", "torch.compile now runs on Python 3.12.", FLAG_INTRODUCES),
-            Document("en/releases/2.0/#torch-compile", "torch.compile", "torch.compile compiles a model.", FLAG_INTRODUCES),
+            Document(
+                "en/releases/2.4/#compile-python-3-12",
+                "torch.compile on Python 3.12",
+                "torch.compile now runs on Python 3.12.",
+                FLAG_INTRODUCES,
+            ),
+            Document(
+                "en/releases/2.0/#torch-compile", "torch.compile", "torch.compile compiles a model.", FLAG_INTRODUCES
+            ),
         ]
     }
     assert [g[0]["location"] for g in search("en", "torch.compile", indexes)][0] == "en/releases/2.0/#torch-compile"
@@ -193,17 +254,36 @@ def test_a_section_titled_what_was_asked_outranks_one_that_only_mentions_it():
 VERSION_QUESTIONS = {
     "en": [
         Document("en/releases/2.4/", "PyTorch 2.4", "torch.compile on Python 3.12", keywords="2.4"),
-        Document("en/releases/2.4/#compile-python-3-12", "torch.compile supports Python 3.12", "torch.compile now supports Python 3.12; install the nightly.", FLAG_INTRODUCES),
-        Document("en/releases/1.8/", "PyTorch 1.8", "Complex autograd, pipelines and the ROCm wheels of 1.8.", keywords="1.8"),
-        Document("en/releases/1.8/#rocm-wheels", "ROCm wheels", "Install the ROCm build of 1.8 with pip.", FLAG_INTRODUCES),
+        Document(
+            "en/releases/2.4/#compile-python-3-12",
+            "torch.compile supports Python 3.12",
+            "torch.compile now supports Python 3.12; install the nightly.",
+            FLAG_INTRODUCES,
+        ),
+        Document(
+            "en/releases/1.8/", "PyTorch 1.8", "Complex autograd, pipelines and the ROCm wheels of 1.8.", keywords="1.8"
+        ),
+        Document(
+            "en/releases/1.8/#rocm-wheels", "ROCm wheels", "Install the ROCm build of 1.8 with pip.", FLAG_INTRODUCES
+        ),
         Document("en/releases/1.8/#install", "Install", "pip install torch==1.8.1 torchvision==0.9.1", FLAG_INSTALL),
         Document("en/support/", "End-of-support timeline", "When support for each Python version ended.", FLAG_SUPPORT),
-        Document("en/support/#python", "Python versions", "Python 3.12 first supported by 2.2, still supported. Python 3.11 from 2.0.", FLAG_SUPPORT),
+        Document(
+            "en/support/#python",
+            "Python versions",
+            "Python 3.12 first supported by 2.2, still supported. Python 3.11 from 2.0.",
+            FLAG_SUPPORT,
+        ),
         Document("en/compatibility/", "Compatibility matrix", "2.2 Python 3.8–3.12; 2.4 Python 3.8–3.12", FLAG_SUPPORT),
     ],
     "zh": [
         Document("releases/2.4/", "PyTorch 2.4", "Python 3.12 上的 torch.compile", keywords="2.4"),
-        Document("releases/2.4/#compile-python-3-12", "torch.compile 支持 Python 3.12", "torch.compile 现在支持 Python 3.12。", FLAG_INTRODUCES),
+        Document(
+            "releases/2.4/#compile-python-3-12",
+            "torch.compile 支持 Python 3.12",
+            "torch.compile 现在支持 Python 3.12。",
+            FLAG_INTRODUCES,
+        ),
         Document("releases/1.8/", "PyTorch 1.8", "复数自动微分与 1.8 的 ROCm 安装包。", keywords="1.8"),
         Document("releases/1.8/#rocm-wheels", "ROCm 安装包", "用 pip 安装 1.8 的 ROCm 版本。", FLAG_INTRODUCES),
         Document("releases/1.8/#install", "安装", "pip install torch==1.8.1 torchvision==0.9.1", FLAG_INSTALL),
@@ -214,7 +294,10 @@ VERSION_QUESTIONS = {
 }
 
 
-@pytest.mark.parametrize("lang, query", [("zh", "哪个版本支持 Python 3.12"), ("en", "which version supports Python 3.12"), ("en", "Python 3.12 supported")])
+@pytest.mark.parametrize(
+    "lang, query",
+    [("zh", "哪个版本支持 Python 3.12"), ("en", "which version supports Python 3.12"), ("en", "Python 3.12 supported")],
+)
 def test_a_support_question_ranks_the_support_page_and_the_matrix_above_a_feature_that_says_it(lang, query):
     order = pages(lang, query, VERSION_QUESTIONS)
     assert order[0] in ("support/", "compatibility/", "en/support/", "en/compatibility/"), order
@@ -223,7 +306,9 @@ def test_a_support_question_ranks_the_support_page_and_the_matrix_above_a_featur
     assert pages(lang, "Python 3.12", VERSION_QUESTIONS)[0].endswith("releases/2.4/")
 
 
-@pytest.mark.parametrize("lang, query", [("zh", "安装 1.8"), ("en", "how to install pytorch 1.8"), ("en", "install 1.8")])
+@pytest.mark.parametrize(
+    "lang, query", [("zh", "安装 1.8"), ("en", "how to install pytorch 1.8"), ("en", "install 1.8")]
+)
 def test_an_install_question_lands_on_the_release_install_section(lang, query):
     """The group of the release comes first, and its install section is shown above Material's threshold
     (the page's score): a section scored below it is folded away under "more on this page"."""
@@ -245,8 +330,18 @@ def test_question_kinds_need_their_words():
 
 
 UPGRADE = {
-    "zh": {"location": "compare/", "title": "升级：PyTorch {from} → {to}", "text": "从 {from} 到 {to} 之间的变化", "versions": ["2.0", "1.13", "1.3", "1.2"]},
-    "en": {"location": "en/compare/", "title": "Upgrade: PyTorch {from} → {to}", "text": "Changes between {from} and {to}", "versions": ["2.0", "1.13", "1.3", "1.2"]},
+    "zh": {
+        "location": "compare/",
+        "title": "升级：PyTorch {from} → {to}",
+        "text": "从 {from} 到 {to} 之间的变化",
+        "versions": ["2.0", "1.13", "1.3", "1.2"],
+    },
+    "en": {
+        "location": "en/compare/",
+        "title": "Upgrade: PyTorch {from} → {to}",
+        "text": "Changes between {from} and {to}",
+        "versions": ["2.0", "1.13", "1.3", "1.2"],
+    },
 }
 
 
@@ -287,7 +382,9 @@ def test_no_upgrade_view_without_exactly_two_known_releases_and_an_upgrade(query
 
 
 def test_no_upgrade_view_when_the_index_has_none():
-    assert pages("en", "upgrade from 1.2 to 1.3") == pages("en", "upgrade from 1.2 to 1.3", upgrade={"zh": UPGRADE["zh"]})
+    assert pages("en", "upgrade from 1.2 to 1.3") == pages(
+        "en", "upgrade from 1.2 to 1.3", upgrade={"zh": UPGRADE["zh"]}
+    )
     assert all("compare/" not in page for page in pages("en", "upgrade from 1.2 to 1.3"))
 
 
@@ -350,10 +447,23 @@ def test_snippets_and_titles_are_escaped_text():
 def search_parts(lang: str, query: str, parts: str, indexes=None) -> list[list[dict]]:
     """Search an engine holding `parts` ("head", or "head text") of each language's index."""
     adds = " ".join(f"Object.values(PARTS).forEach(p => e.add(p.{part}));" for part in parts.split())
-    return node(f"const e = new S.Engine({json.dumps(lang)}); {adds} console.log(JSON.stringify(e.search({json.dumps(query)})));", indexes)
+    return node(
+        f"const e = new S.Engine({json.dumps(lang)}); {adds} console.log(JSON.stringify(e.search({json.dumps(query)})));",
+        indexes,
+    )
 
 
-QUERIES = ["1.2", "torch.jit.fork", "training", "distrib", "named tensors", "分布式训练", "系统", "channels_last", "dimensions"]
+QUERIES = [
+    "1.2",
+    "torch.jit.fork",
+    "training",
+    "distrib",
+    "named tensors",
+    "分布式训练",
+    "系统",
+    "channels_last",
+    "dimensions",
+]
 
 
 @pytest.mark.parametrize("query", QUERIES)
@@ -364,7 +474,9 @@ def test_both_parts_answer_as_the_whole_index(query):
 
 def test_the_first_part_answers_titles_versions_and_api_names_without_the_text():
     assert [g[0]["location"] for g in search_parts("en", "1.2", "head")][0] == "en/releases/1.2/"  # a title
-    assert [g[0]["location"] for g in search_parts("en", "named ten", "head")] == ["en/releases/1.3/"]  # a heading, typed
+    assert [g[0]["location"] for g in search_parts("en", "named ten", "head")] == [
+        "en/releases/1.3/"
+    ]  # a heading, typed
     # An API name and a version only the text holds.
     assert [g[0]["location"] for g in search_parts("en", "torch.jit.fork", "head")] == ["en/releases/1.2/"]
     assert [g[0]["location"] for g in search_parts("en", "channels_last", "head")] == ["en/releases/1.3/"]
@@ -392,7 +504,12 @@ def test_shown_groups_keep_their_places_and_new_ones_follow():
     fresh = [[{"location": "d/"}], [{"location": "b/", "text": "now with a snippet"}], [{"location": "a/"}]]
     out = node(f"console.log(JSON.stringify(S.keepShownOrder({json.dumps(shown)}, {json.dumps(fresh)})))")
     # a and b where they were (b as the new answer has it), c kept though no longer found, d after them.
-    assert out == [[{"location": "a/"}], [{"location": "b/", "text": "now with a snippet"}], [{"location": "c/"}], [{"location": "d/"}]]
+    assert out == [
+        [{"location": "a/"}],
+        [{"location": "b/", "text": "now with a snippet"}],
+        [{"location": "c/"}],
+        [{"location": "d/"}],
+    ]
 
 
 # --- the worker -----------------------------------------------------------------------------------------
@@ -435,13 +552,23 @@ const answers = () => sent.filter(m => m.type === 3).map(m => m.data.items.map(g
 const loaded = () => sent.filter(m => m.type === "loaded").map(m => m.data.lang + "." + m.data.part);
 """
 
-HOSTED = {lang: {"head": f"../../../search/index.{lang}.json", "text": f"../../../search/index.{lang}.text.json"} for lang in ("zh", "en")}
-OFFLINE = {lang: {"head": f"../../../search/index.{lang}.js", "text": f"../../../search/index.{lang}.text.js"} for lang in ("zh", "en")}
+HOSTED = {
+    lang: {"head": f"../../../search/index.{lang}.json", "text": f"../../../search/index.{lang}.text.json"}
+    for lang in ("zh", "en")
+}
+OFFLINE = {
+    lang: {"head": f"../../../search/index.{lang}.js", "text": f"../../../search/index.{lang}.text.js"}
+    for lang in ("zh", "en")
+}
 SITE = "https://site.example/search/"
 
 
 def worker(script: str, index_urls: dict, indexes=None, lang: str = "zh") -> dict:
-    prelude = WORKER.replace("INDEX_URLS", json.dumps(index_urls)).replace("ENGINE", json.dumps(str(ENGINE))).replace("READER_LANG", json.dumps(lang))
+    prelude = (
+        WORKER.replace("INDEX_URLS", json.dumps(index_urls))
+        .replace("ENGINE", json.dumps(str(ENGINE)))
+        .replace("READER_LANG", json.dumps(lang))
+    )
     return node(prelude + "(async () => {" + script + "})();", indexes)
 
 
@@ -458,7 +585,12 @@ def test_worker_loads_its_language_part_by_part_on_the_first_query_then_the_othe
         HOSTED,
     )
     assert result["before"] == 0  # nothing loads with the page
-    assert result["fetched"] == [SITE + "index.zh.json", SITE + "index.zh.text.json", SITE + "index.en.json", SITE + "index.en.text.json"]
+    assert result["fetched"] == [
+        SITE + "index.zh.json",
+        SITE + "index.zh.text.json",
+        SITE + "index.en.json",
+        SITE + "index.en.text.json",
+    ]
     assert result["loaded"] == ["zh.head", "zh.text", "en.head", "en.text"]
     answers = result["answers"]
     assert result["ready"] == 1 and answers[0] == []
@@ -494,7 +626,9 @@ STREAMING = {
     "en": [
         Document("en/releases/2.0/", "PyTorch 2.0", "", keywords="2.0"),
         Document("en/releases/2.0/#compile", "Compile", "A new compiler."),
-        Document("en/releases/2.4/", "PyTorch 2.4", "The compile cache keeps compiled code between runs.", keywords="2.4"),
+        Document(
+            "en/releases/2.4/", "PyTorch 2.4", "The compile cache keeps compiled code between runs.", keywords="2.4"
+        ),
     ],
     "zh": [Document("releases/2.4/", "PyTorch 2.4", "编译缓存", keywords="2.4")],
 }
@@ -541,7 +675,10 @@ def test_a_failed_text_part_keeps_the_first_answer_and_the_next_query_tries_agai
         HOSTED,
     )
     assert result["first"] == [["releases/1.2/"]]  # no empty answer after the failure
-    assert result["fetched"].count(SITE + "index.zh.text.json") == 2 and result["fetched"].count(SITE + "index.zh.json") == 1
+    assert (
+        result["fetched"].count(SITE + "index.zh.text.json") == 2
+        and result["fetched"].count(SITE + "index.zh.json") == 1
+    )
     assert "releases/1.2/" in result["after"]
     assert result["unhandled"] == 1  # the failure is reported, not swallowed
 

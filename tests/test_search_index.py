@@ -48,7 +48,9 @@ def test_sections_of_a_release_page():
     assert [s[0] for s in sections] == [None, "torch-compile", "install"]
     page, compile_, install = sections
     assert page[1] == "PyTorch 2.0：torch.compile"  # the H1 titles the page's own document
-    assert page[2] == "torch.compile 以 Beta 身份登场。 正文 torch.compile 第一段。"  # no feature table; inline code joins its word
+    assert (
+        page[2] == "torch.compile 以 Beta 身份登场。 正文 torch.compile 第一段。"
+    )  # no feature table; inline code joins its word
     assert compile_[1] == "torch.compile"  # no permalink sign
     assert compile_[2] == "model=torch.compile(m)"  # code as text, no badge
     assert install[2] == "pip · CUDA 11.7 pip · CUDA 11.8"  # tab labels stay apart; no form controls, no footer
@@ -60,14 +62,18 @@ def test_a_section_ends_with_the_element_holding_its_heading():
 
 
 def test_the_first_heading_with_an_id_titles_the_page_when_nothing_comes_before():
-    assert page_sections('<h1 id="_1">版本兼容性矩阵</h1><p>每行是一个版本。</p><h2 id="sources">来源</h2><p>官方</p>') == [
+    assert page_sections(
+        '<h1 id="_1">版本兼容性矩阵</h1><p>每行是一个版本。</p><h2 id="sources">来源</h2><p>官方</p>'
+    ) == [
         (None, "版本兼容性矩阵", "每行是一个版本。"),
         ("sources", "来源", "官方"),
     ]
 
 
 def test_page_documents_flag_the_sections_that_introduce_a_feature():
-    docs = page_documents(RELEASE_PAGE, "releases/2.0/", "fallback", introduces={"torch-compile"}, keywords="2.0 latest")
+    docs = page_documents(
+        RELEASE_PAGE, "releases/2.0/", "fallback", introduces={"torch-compile"}, keywords="2.0 latest"
+    )
     assert [(d.location, d.flags, d.keywords) for d in docs] == [
         ("releases/2.0/", 0, "2.0 latest"),
         ("releases/2.0/#torch-compile", FLAG_INTRODUCES, ""),
@@ -80,9 +86,13 @@ def decode(encoded: str) -> list[tuple[int, int]]:
 
 
 def test_postings_hold_count_title_and_keyword_per_document():
-    docs = [Document("a/", "Training", "training trains", keywords="latest"), Document("b/", "Other", "trained once"), Document("c/", "中文", "分布式训练")]
+    docs = [
+        Document("a/", "Training", "training trains", keywords="latest"),
+        Document("b/", "Other", "trained once"),
+        Document("c/", "中文", "分布式训练"),
+    ]
     index = build_index(docs, "en")
-    postings = dict(zip(index["tokens"], index["postings"]))
+    postings = dict(zip(index["tokens"], index["postings"], strict=True))
     assert index["tokens"] == sorted(index["tokens"])
     assert decode(postings["train"]) == [(0, 2 * 4 + 1), (1, 1 * 4)]  # count * 4 + 1 when in the title
     assert decode(postings["latest"]) == [(0, 2)]  # a keyword: + 2
@@ -91,20 +101,26 @@ def test_postings_hold_count_title_and_keyword_per_document():
 
 
 def test_index_script_round_trips():
-    index = build_index([Document("releases/1.0/", "PyTorch 1.0", "发布 \"quoted\" </script> \u2028")], "zh")
+    index = build_index([Document("releases/1.0/", "PyTorch 1.0", '发布 "quoted" </script> \u2028')], "zh")
     assert read_index_script(index_script(index, "zh")) == json.loads(json.dumps(index))
 
 
 def test_page_documents_flag_the_install_section_and_the_pages_that_answer_support_questions():
     release = page_documents(RELEASE_PAGE, "releases/2.0/", "x", section_flags={"install": FLAG_INSTALL})
     assert [d.flags for d in release] == [0, 0, FLAG_INSTALL]
-    support = page_documents('<h1>支持</h1><p>各版本</p><h2 id="python">Python</h2><p>3.12</p>', "support/", "x", page_flags=FLAG_SUPPORT)
+    support = page_documents(
+        '<h1>支持</h1><p>各版本</p><h2 id="python">Python</h2><p>3.12</p>', "support/", "x", page_flags=FLAG_SUPPORT
+    )
     assert [d.flags for d in support] == [FLAG_SUPPORT, FLAG_SUPPORT]
 
 
 SPLIT_DOCS = [
-    Document("releases/2.0/", "PyTorch 2.0", "torch.compile 登场；x.shape 与 channels_last。训练更快。", keywords="2.0"),
-    Document("releases/2.0/#install", "安装", "pip install torch==2.0.1 torchvision==0.15.2 Python 3.8–3.11", FLAG_INSTALL),
+    Document(
+        "releases/2.0/", "PyTorch 2.0", "torch.compile 登场；x.shape 与 channels_last。训练更快。", keywords="2.0"
+    ),
+    Document(
+        "releases/2.0/#install", "安装", "pip install torch==2.0.1 torchvision==0.15.2 Python 3.8–3.11", FLAG_INSTALL
+    ),
 ]
 
 
@@ -112,9 +128,11 @@ def test_the_first_part_holds_no_text_and_the_postings_of_titles_versions_and_ap
     whole = build_index(SPLIT_DOCS, "zh", {"location": "compare/", "title": "t", "text": "x", "versions": ["2.0"]})
     parts = split_index(whole)
     head, text = parts["head"], parts["text"]
-    assert [d[2] for d in head["docs"]] == ["", ""] and [d[:2] + d[3:] for d in head["docs"]] == [d[:2] + d[3:] for d in whole["docs"]]
+    assert [d[2] for d in head["docs"]] == ["", ""] and [d[:2] + d[3:] for d in head["docs"]] == [
+        d[:2] + d[3:] for d in whole["docs"]
+    ]
     assert head["upgrade"] == whole["upgrade"] and "upgrade" not in text
-    postings = dict(zip(head["tokens"], head["postings"]))
+    postings = dict(zip(head["tokens"], head["postings"], strict=True))
     # Versions and API names wherever they are, with their counts; what a version is of (python, torchvision).
     for token in ("torch.compile", "channels_last", "2.0.1", "2.0", "0.15", "3.9", "python", "torchvision"):
         assert token in postings, token
@@ -141,7 +159,12 @@ def load_index(site, lang):
     head = json.loads((site / "search" / f"index.{lang}.json").read_text(encoding="utf-8"))
     text = json.loads((site / "search" / f"index.{lang}.text.json").read_text(encoding="utf-8"))
     assert head["part"] == "head" and text["part"] == "text" and len(text["texts"]) == len(head["docs"])
-    return {**head, "docs": [doc[:2] + [body] + doc[3:] for doc, body in zip(head["docs"], text["texts"])], "tokens": text["tokens"], "postings": text["postings"]}
+    return {
+        **head,
+        "docs": [doc[:2] + [body] + doc[3:] for doc, body in zip(head["docs"], text["texts"], strict=True)],
+        "tokens": text["tokens"],
+        "postings": text["postings"],
+    }
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -212,16 +235,28 @@ def test_pages_answer_to_the_words_of_their_address():
     spec = importlib.util.spec_from_file_location("lazy_search_index", ROOT / "overrides/hooks/lazy_search_index.py")
     hook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hook)
-    assert [hook.address_keywords(u) for u in ("en/compare/", "topics/distributed.html", "en/", "index.html")] == ["compare", "topics distributed", "", ""]
+    assert [hook.address_keywords(u) for u in ("en/compare/", "topics/distributed.html", "en/", "index.html")] == [
+        "compare",
+        "topics distributed",
+        "",
+        "",
+    ]
     assert hook.release_keywords("2.0", "2.14") == f"2.0 {hook.RELEASE_KEYWORDS}"
-    assert "new" in hook.release_keywords("2.0", "2.14").split() and "latest" not in hook.release_keywords("2.0", "2.14")
-    assert hook.release_keywords("2.14", "2.14").split()[0] == "2.14" and "latest" in hook.release_keywords("2.14", "2.14").split()
+    assert "new" in hook.release_keywords("2.0", "2.14").split() and "latest" not in hook.release_keywords(
+        "2.0", "2.14"
+    )
+    assert (
+        hook.release_keywords("2.14", "2.14").split()[0] == "2.14"
+        and "latest" in hook.release_keywords("2.14", "2.14").split()
+    )
 
 
 def test_each_index_offers_the_upgrade_view_of_its_language_for_every_release(built_site, catalog):
     for lang, prefix in (("zh", ""), ("en", "en/")):
         upgrade = load_index(built_site, lang)["upgrade"]
-        assert upgrade["location"] == prefix + "compare/" and (built_site / upgrade["location"] / "index.html").is_file()
+        assert (
+            upgrade["location"] == prefix + "compare/" and (built_site / upgrade["location"] / "index.html").is_file()
+        )
         assert upgrade["versions"] == [release.version for release in catalog.releases]
         assert "{from}" in upgrade["title"] and "{to}" in upgrade["text"]
     zh = json.loads((built_site / "search" / "index.zh.json").read_text(encoding="utf-8"))["upgrade"]

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-
 from test_site import SITE_URL
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -69,7 +68,10 @@ def test_canonical_hreflang_and_open_graph(pages):
         assert meta(soup, property="og:url") == canonical, rel
         assert meta(soup, property="og:locale") == {"zh": "zh_CN", "en": "en_US"}[lang], rel
         feed = soup.find("link", type="application/rss+xml")["href"]
-        assert posixpath.normpath(posixpath.join(posixpath.dirname(rel), feed)) == {"zh": "feed.xml", "en": "en/feed.xml"}[lang], rel
+        assert (
+            posixpath.normpath(posixpath.join(posixpath.dirname(rel), feed))
+            == {"zh": "feed.xml", "en": "en/feed.xml"}[lang]
+        ), rel
 
 
 def test_release_pages_are_articles_and_404_is_not_indexed(built_site, pages):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import posixpath
 import re
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
@@ -10,9 +9,10 @@ from urllib.parse import urljoin, urlparse
 import pytest
 import yaml
 from bs4 import BeautifulSoup
-
 from conftest import ROOT
-from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, MATURITY_LABELS, RELEASES_DIR as RELEASES
+
+from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, MATURITY_LABELS
+from scripts.releases import RELEASES_DIR as RELEASES
 
 OTHER = {"zh": "en", "en": "zh"}
 SITE_URL = "http://127.0.0.1:8000/"  # mkdocs.yml's default when SITE_URL is unset
@@ -48,7 +48,9 @@ def test_every_release_has_both_language_pages(built_site, catalog):
     for release in catalog.releases:
         for lang in LANGUAGES:
             page = release.pages[lang]
-            assert page.url == (f"releases/{release.version}/" if lang == "zh" else f"{lang}/releases/{release.version}/")
+            assert page.url == (
+                f"releases/{release.version}/" if lang == "zh" else f"{lang}/releases/{release.version}/"
+            )
             soup = soup_of(built_site, page.url)
             assert soup.html["lang"] == lang
             assert soup.find("h1").get_text(strip=True).startswith(page.title.split("：")[0].split(":")[0])
@@ -56,7 +58,7 @@ def test_every_release_has_both_language_pages(built_site, catalog):
 
 def test_release_page_shows_front_matter_facts(built_site, catalog):
     for release in catalog.releases:
-        for lang, page in release.pages.items():
+        for page in release.pages.values():
             soup = soup_of(built_site, page.url)
             article = soup.select_one("article")
             assert article.select_one(".release-date time")["datetime"] == page.date_iso
@@ -90,12 +92,16 @@ def test_timeline_lists_every_release_newest_first_with_dates(built_site, catalo
     dates = [e.select_one(".timeline-date time")["datetime"] for e in entries]
     assert dates == [p.date_iso for p in expected]
     assert dates == sorted(dates, reverse=True), "newest first"
-    for entry, page in zip(entries, expected):
+    for entry, page in zip(entries, expected, strict=True):
         link = entry.select_one("h2 a")
         assert resolve(home_url(lang), link["href"]) == page.url
         assert entry.select_one(".timeline-summary").get_text(strip=True) == page.summary
         counts = {b["data-maturity"]: int(b.get_text().split()[0]) for b in entry.select(".timeline-counts .maturity")}
-        for label in ("Stable", "Beta", "Prototype"):  # a pill only where there is something to count (tests/test_home.py)
+        for label in (
+            "Stable",
+            "Beta",
+            "Prototype",
+        ):  # a pill only where there is something to count (tests/test_home.py)
             assert counts.get(label, 0) == sum(1 for f in page.features if f.maturity == label)
 
 
@@ -136,7 +142,7 @@ def test_sitemap_hreflang_is_absolute_with_x_default(built_site, catalog):
     urls = re.findall(r"<url>(.*?)</url>", text, flags=re.S)
     by_loc = {re.search(r"<loc>(.*?)</loc>", u).group(1): u for u in urls}
     for release in catalog.releases:
-        for lang, page in release.pages.items():
+        for page in release.pages.values():
             entry = by_loc[SITE_URL + page.url]
             links = dict(re.findall(r'hreflang="([^"]+)" href="([^"]+)"', entry))
             assert links == {
@@ -239,10 +245,12 @@ def test_change_sections_and_code_badges_match_the_checker(built_site, catalog):
                 badges = block.select(".snippet-badge")
                 roles = [role for role in ("before", "after") if getattr(change, role)]
                 assert len(block.select("pre")) == len(roles)
-                for role, badge in zip(roles, badges):
+                for role, badge in zip(roles, badges, strict=True):
                     entry = entries[change_snippet_id(f"{RELEASES}/{release.version}.md", change.id, role)]
                     css, text = badge_for(entry, lang)
-                    assert badge.get_text(strip=True) == text and css in badge["class"], f"{page.path}: {change.id} {role}"
+                    assert badge.get_text(strip=True) == text and css in badge["class"], (
+                        f"{page.path}: {change.id} {role}"
+                    )
                     checked += 1
     assert checked > 100
 
@@ -264,7 +272,9 @@ def chrome_texts(soup: BeautifulSoup) -> list[str]:
     for region in soup.select("header.md-header, .md-sidebar--primary, footer.md-footer"):
         for content in region.select('a.md-select__link, [data-md-component="header-topic"], .md-nav--secondary'):
             content.decompose()
-        texts += [t.strip() for t in region.find_all(string=True) if t.strip() and t.parent.name not in ("script", "style")]
+        texts += [
+            t.strip() for t in region.find_all(string=True) if t.strip() and t.parent.name not in ("script", "style")
+        ]
         for element in region.find_all(True):
             texts += [element[a] for a in CHROME_TEXT_ATTRIBUTES if element.get(a)]
     return texts
@@ -278,7 +288,12 @@ def chrome_language_problems(texts: list[str], lang: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_page_chrome_speaks_its_language_only(built_site, catalog, lang):
-    pages = [home_url(lang), f"{home_url(lang)}lifecycle/", f"{home_url(lang)}compare/", f"{home_url(lang)}topics/distributed/"]
+    pages = [
+        home_url(lang),
+        f"{home_url(lang)}lifecycle/",
+        f"{home_url(lang)}compare/",
+        f"{home_url(lang)}topics/distributed/",
+    ]
     pages += [r.pages[lang].url for r in catalog.releases]
     for url in pages:
         soup = soup_of(built_site, url)
@@ -295,7 +310,9 @@ def test_view_scripts_load_only_where_used_and_deferred(built_site, catalog):
     """Release pages and the home page run none of the views' code (Lighthouse counts it as main-thread work
     at load); every page gets the small every-page.js (language switch), deferred."""
     with_views = {"lifecycle/", "compare/", "compatibility/", "en/lifecycle/", "en/compare/", "en/compatibility/"}
-    without = {"", "en/", "topics/distributed/", "en/support/"} | {r.pages[lang].url for r in catalog.releases for lang in LANGUAGES}
+    without = {"", "en/", "topics/distributed/", "en/support/"} | {
+        r.pages[lang].url for r in catalog.releases for lang in LANGUAGES
+    }
     for url in sorted(with_views | without):
         scripts = {Path(s["src"]).name: s for s in soup_of(built_site, url).select("script[src]")}
         assert ("views.js" in scripts) == (url in with_views), url

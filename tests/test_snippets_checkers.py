@@ -34,7 +34,12 @@ def one(block: str, *, directive: str = "", page: str = "docs/releases/9.9.md"):
 @pytest.mark.parametrize(
     ("good", "bad", "line", "needle"),
     [
-        ("```python\nimport torch\nx = torch.ones(2)\n```\n", "```python\nimport torch\nx = torch.ones(2\n```\n", 3, "SyntaxError"),
+        (
+            "```python\nimport torch\nx = torch.ones(2)\n```\n",
+            "```python\nimport torch\nx = torch.ones(2\n```\n",
+            3,
+            "SyntaxError",
+        ),
         ("```pycon\n>>> x = 1\n>>> x + 1\n2\n```\n", "```pycon\n>>> x = 1\n>>> x +\n2\n```\n", 3, "SyntaxError"),
         (
             "```cpp\n#include <torch/torch.h>\nint main() { auto t = torch::ones({2}); }\n```\n",
@@ -42,7 +47,12 @@ def one(block: str, *, directive: str = "", page: str = "docs/releases/9.9.md"):
             4,
             "tree-sitter",
         ),
-        ("```shell\n$ pip install numpy\nSuccessfully installed\n```\n", "```shell\nif [ -f x ]; then\n  echo hi\n```\n", 3, "bash:"),
+        (
+            "```shell\n$ pip install numpy\nSuccessfully installed\n```\n",
+            "```shell\nif [ -f x ]; then\n  echo hi\n```\n",
+            3,
+            "bash:",
+        ),
     ],
     ids=["python", "pycon", "cpp", "shell"],
 )
@@ -115,7 +125,14 @@ def _page(text: str, lang: str) -> Page:
     name = "9.9.md" if lang == "zh" else "9.9.en.md"
     snippets, problems = scan(text, page=f"docs/releases/{name}", src_uri=f"releases/{name}", page_lang=lang)
     assert problems == []
-    return Page(path=Path(name), shown=f"docs/releases/{name}", src_uri=f"releases/{name}", lang=lang, release="9.9", snippets=snippets)
+    return Page(
+        path=Path(name),
+        shown=f"docs/releases/{name}",
+        src_uri=f"releases/{name}",
+        lang=lang,
+        release="9.9",
+        snippets=snippets,
+    )
 
 
 def test_parity_ignores_translated_comments():
@@ -165,9 +182,19 @@ def test_names_follow_aliases_and_suggest():
     pytest.importorskip("torch")
     from scripts.snippets.names import collect_names, names_problems
 
-    snippet = one("```python\nimport torch.nn as nn\nfrom torch import fft\nfrom torch.nn import functional as F\nnn.Linear(2, 2)\nfft.rfft\nF.relu\ntorch.backends.cudnn.benchmark = True\n```\n")
+    snippet = one(
+        "```python\nimport torch.nn as nn\nfrom torch import fft\nfrom torch.nn import functional as F\nnn.Linear(2, 2)\nfft.rfft\nF.relu\ntorch.backends.cudnn.benchmark = True\n```\n"
+    )
     names = [u.name for u in collect_names(snippet)]
-    assert names == ["torch.nn", "torch.fft", "torch.nn.functional", "torch.nn.Linear", "torch.fft.rfft", "torch.nn.functional.relu", "torch.backends.cudnn"]
+    assert names == [
+        "torch.nn",
+        "torch.fft",
+        "torch.nn.functional",
+        "torch.nn.Linear",
+        "torch.fft.rfft",
+        "torch.nn.functional.relu",
+        "torch.backends.cudnn",
+    ]
     assert names_problems([snippet])[0] == []
 
     bad = one("```python\nimport torch.nn as nn\nlayer = nn.Linearr(2, 2)\n```\n")
@@ -180,7 +207,10 @@ def test_names_removed_declaration():
     pytest.importorskip("torch")
     from scripts.snippets.names import names_problems
 
-    declared = one("```python\nimport torch\ntorch.no_such_thing()\n```\n", directive='<!-- snippet: removed="torch.no_such_thing@2.5" -->')
+    declared = one(
+        "```python\nimport torch\ntorch.no_such_thing()\n```\n",
+        directive='<!-- snippet: removed="torch.no_such_thing@2.5" -->',
+    )
     problems, removed = names_problems([declared])
     assert problems == [] and removed == {declared.id: ["torch.no_such_thing"]}
     wrong = one("```python\nimport torch\ntorch.ones(1)\n```\n", directive='<!-- snippet: removed="torch.ones@2.5" -->')
@@ -229,14 +259,18 @@ def test_run_page_python_pycon_groups_and_deprecations():
     (error,) = outcome["releases/9.9#05"].problems
     assert error.line == 27 and "output differs" in error.message
     (error,) = outcome["releases/9.9#06"].problems
-    assert error.line == 33 and ("name resolution" in error.message or "unreachable" in error.message)  # no network in the sandbox
+    assert error.line == 33 and (
+        "name resolution" in error.message or "unreachable" in error.message
+    )  # no network in the sandbox
 
 
 def test_run_page_timeout_restarts_the_worker():
     pytest.importorskip("torch")
     from scripts.snippets.run import run_page
 
-    text = "```python\nwhile True:\n    pass\n```\n\n```pycon\n>>> import torch\n>>> torch.zeros(1)\ntensor([0.])\n```\n"
+    text = (
+        "```python\nwhile True:\n    pass\n```\n\n```pycon\n>>> import torch\n>>> torch.zeros(1)\ntensor([0.])\n```\n"
+    )
     snippets, _ = scan(text, page="docs/releases/9.9.md", src_uri="releases/9.9.md", page_lang="zh")
     snippets[0].directives["timeout"] = 3
     result = run_page(snippets)
@@ -284,7 +318,9 @@ def test_page_supervisor_runs_each_block_in_a_fresh_fork(tmp_path):
     result = run_page(snippets)
     again = run_page(snippets[:1])  # a second page: a sandbox of its own
     status = [result.outcomes[s.id].status for s in snippets]
-    assert status == ["ran", "ran", "ran", "failed", "output-matched"], [str(p) for o in result.outcomes.values() for p in o.problems]
+    assert status == ["ran", "ran", "ran", "failed", "output-matched"], [
+        str(p) for o in result.outcomes.values() for p in o.problems
+    ]
     assert "timed out after 3 s" in result.outcomes[snippets[3].id].problems[0].message
     assert again.outcomes[snippets[0].id].status == "ran"
 
@@ -319,5 +355,7 @@ def test_deprecations_are_about_what_the_snippet_uses():
     assert not _about_snippet(compiled, jit)
     assert not _about_snippet(scripted, method)
     assert _about_snippet(aliased, {"message": "`functorch.grad` is deprecated as of PyTorch 2.0", "line": None})
-    assert _about_snippet(compiled, {"message": "Lite Interpreter is deprecated.", "line": 3})  # no subject: where it was raised
+    assert _about_snippet(
+        compiled, {"message": "Lite Interpreter is deprecated.", "line": 3}
+    )  # no subject: where it was raised
     assert not _about_snippet(compiled, {"message": "`isinstance(treespec, LeafSpec)` is deprecated", "line": None})

@@ -27,7 +27,9 @@ HAS_TORCH = subprocess.run([sys.executable, "-c", "import torch"], capture_outpu
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("GITHUB_ACTIONS", None)
-    return subprocess.run([sys.executable, "-m", "scripts.snippets", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "scripts.snippets", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def summary(stdout: str) -> tuple[int, int, int]:
@@ -68,7 +70,10 @@ def test_good_site_passes_and_writes_a_reproducible_status_file(site):
     assert summary(result.stdout) == (6, 0, 2)
     assert "docs/releases/9.9.md:36: python: needs CUDA" in result.stdout
     # The en page's group is the zh page's code but for comments: it runs once, in one page sandbox.
-    assert "in 1 worker(s)" in result.stdout and "2 block(s) judged on the run of the same code on another page" in result.stdout
+    assert (
+        "in 1 worker(s)" in result.stdout
+        and "2 block(s) judged on the run of the same code on another page" in result.stdout
+    )
     status_file = site / "docs" / ".snippet-status.json"
     status = json.loads(status_file.read_text(encoding="utf-8"))
     entry = status["snippets"]["releases/9.9.en#02"]
@@ -92,11 +97,29 @@ def test_good_site_passes_and_writes_a_reproducible_status_file(site):
         ("9.9.md", "```text\n", "```\n", "no language tag"),
         ("9.9.md", "x = torch.ones(1, 3)", "x = torch.ones(1, 3", "SyntaxError"),
         ("9.9.md", ">>> torch.tensor([0.1, 0.2]) * 3", ">>> torch.tensor([0.1, 0.2] * 3", "SyntaxError"),
-        ("9.9.md", "    pip install torch==2.13.0 numpy", "    if pip install torch==2.13.0 numpy", "bash: syntax error"),
-        ("9.9.en.md", "layer = nn.Linear(3, 2)", "layer = nn.Linear(3, 4)", "code differs from docs/releases/9.9.md:16"),
+        (
+            "9.9.md",
+            "    pip install torch==2.13.0 numpy",
+            "    if pip install torch==2.13.0 numpy",
+            "bash: syntax error",
+        ),
+        (
+            "9.9.en.md",
+            "layer = nn.Linear(3, 2)",
+            "layer = nn.Linear(3, 4)",
+            "code differs from docs/releases/9.9.md:16",
+        ),
         ("9.9.md", "# 固定随机种子, 便于复现", "# 固定随机种子，便于复现", "full-width punctuation '，'"),
     ],
-    ids=["unclosed-fence", "untagged-fence", "python-syntax", "pycon-syntax", "shell-syntax", "zh-en-drift", "full-width-comma"],
+    ids=[
+        "unclosed-fence",
+        "untagged-fence",
+        "python-syntax",
+        "pycon-syntax",
+        "shell-syntax",
+        "zh-en-drift",
+        "full-width-comma",
+    ],
 )
 def test_bad_input_without_torch(site, name, old, new, needle):
     page, line = edit(site, name, old, new)
@@ -112,7 +135,11 @@ def test_cpp_syntax_error_through_cli(site):
     pytest.importorskip("tree_sitter_cpp")
     for name in ("9.9.md", "9.9.en.md"):
         path = site / "docs" / "releases" / name
-        path.write_text(path.read_text(encoding="utf-8") + "\n```cpp\n#include <torch/torch.h>\nint main() {\n  auto t = torch::ones({2})\n}\n```\n", encoding="utf-8")
+        path.write_text(
+            path.read_text(encoding="utf-8")
+            + "\n```cpp\n#include <torch/torch.h>\nint main() {\n  auto t = torch::ones({2})\n}\n```\n",
+            encoding="utf-8",
+        )
     result = cli("check", "--no-run", "--no-cpp", cwd=site)
     assert result.returncode == 1
     lines = (site / "docs" / "releases" / "9.9.md").read_text(encoding="utf-8").split("\n")
@@ -126,7 +153,9 @@ def test_bad_input_with_torch(site):
     lines = {}
     for name in ("9.9.md", "9.9.en.md"):
         lines[name, "output"] = edit(site, name, "tensor([0.3, 0.6])", "tensor([0.3, 0.7])")[1] - 1  # the >>> line
-        lines[name, "name"] = edit(site, name, 'y = torch.ones(2, device="cuda")', 'y = torch.oness(2, device="cuda")')[1]
+        lines[name, "name"] = edit(site, name, 'y = torch.ones(2, device="cuda")', 'y = torch.oness(2, device="cuda")')[
+            1
+        ]
     result = cli("check", "--no-cpp", cwd=site)
     assert result.returncode == 1
     out = result.stdout
@@ -153,7 +182,9 @@ def test_gxx_tier_one_translation_unit(tmp_path):
         text = (tmp_path / "docs" / "releases" / name).read_text(encoding="utf-8").split("\n")
         bad_line = next(i for i, line in enumerate(text, start=1) if "no_such_function" in line)
         col = text[bad_line - 1].index("no_such_function") + 1
-        assert re.search(rf"^docs/releases/{re.escape(name)}:{bad_line}:{col}: error: g\+\+: .*no_such_function", out, re.M), out
+        assert re.search(
+            rf"^docs/releases/{re.escape(name)}:{bad_line}:{col}: error: g\+\+: .*no_such_function", out, re.M
+        ), out
     assert summary(out) == (4, 2, 0)
     assert "(1 compiled, 0 cached, 1 same code as their other language)" in out
     status = json.loads((tmp_path / "docs" / ".snippet-status.json").read_text(encoding="utf-8"))["snippets"]

@@ -53,7 +53,15 @@ def test_block_count_matches_what_superfences_renders():
     text = (GOLDEN / "material.md").read_text(encoding="utf-8")
     _, body, _ = split_front_matter(text)
     md = markdown.Markdown(
-        extensions=["pymdownx.superfences", "admonition", "pymdownx.details", "pymdownx.tabbed", "attr_list", "md_in_html", "pymdownx.highlight"],
+        extensions=[
+            "pymdownx.superfences",
+            "admonition",
+            "pymdownx.details",
+            "pymdownx.tabbed",
+            "attr_list",
+            "md_in_html",
+            "pymdownx.highlight",
+        ],
         extension_configs={"pymdownx.tabbed": {"alternate_style": True}},
     )
     rendered = md.convert(body)
@@ -85,7 +93,7 @@ def test_ids_are_stable_and_line_independent():
         ("<!-- snippet: requires=cuda -->\n\n```python\nx = 1\n```\n", 1, "not on the line right before a code fence"),
         ("<!-- snippet: fragment -->\n```python\nx = 1\n```\n", 1, "'fragment' is for cpp"),
         ('<!-- snippet: removed="nn.Foo" -->\n```python\nx = 1\n```\n', 1, "bad removed"),
-        ("```python\n--8<-- \"snippet.py\"\n```\n", 2, "includes are not enabled"),
+        ('```python\n--8<-- "snippet.py"\n```\n', 2, "includes are not enabled"),
         ("1. ```python\n   x = 1\n   ```\n", 1, "does not render as a code block"),
     ],
 )
@@ -96,7 +104,7 @@ def test_extraction_errors_name_the_line(text, line, fragment):
 
 
 def test_pycon_detected_from_prompt_and_directives_combine():
-    snippets, problems = _scan('<!-- snippet: group=amp requires=cuda -->\n```python\n>>> 1 + 1\n2\n```\n')
+    snippets, problems = _scan("<!-- snippet: group=amp requires=cuda -->\n```python\n>>> 1 + 1\n2\n```\n")
     assert problems == []
     (s,) = snippets
     assert s.lang == "pycon"
@@ -105,7 +113,10 @@ def test_pycon_detected_from_prompt_and_directives_combine():
 
 
 def test_directive_parsing():
-    assert parse_directive(' skip reason="needs 2 processes for RPC" ') == ({"skip": True, "reason": "needs 2 processes for RPC"}, [])
+    assert parse_directive(' skip reason="needs 2 processes for RPC" ') == (
+        {"skip": True, "reason": "needs 2 processes for RPC"},
+        [],
+    )
     values, errors = parse_directive('removed="torch.foo.bar@2.5, torch.baz@2.6"')
     assert errors == [] and values["removed"] == "torch.foo.bar@2.5, torch.baz@2.6"
     assert not_run_reason(values) == "uses torch.foo.bar (removed in 2.5), torch.baz (removed in 2.6)"
@@ -154,7 +165,7 @@ def _site_markdown():
     names, configs = [], {}
     for item in config.get("markdown_extensions", []):
         if isinstance(item, dict):
-            (name, options), = item.items()
+            ((name, options),) = item.items()
             names.append(name)
             configs[name] = options or {}
         else:

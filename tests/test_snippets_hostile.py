@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, ROOT
 
 pytestmark = pytest.mark.slow
@@ -30,13 +29,27 @@ HOSTILE = FIXTURES / "snippets" / "hostile"
 RUN_LIMIT = 600  # seconds; a hang of the checker fails the test instead of blocking the suite
 
 
-def _check(docs: Path, *, jobs: int, env: dict[str, str] | None = None, limit: int = RUN_LIMIT) -> tuple[subprocess.CompletedProcess | None, dict, float]:
+def _check(
+    docs: Path, *, jobs: int, env: dict[str, str] | None = None, limit: int = RUN_LIMIT
+) -> tuple[subprocess.CompletedProcess | None, dict, float]:
     """(the finished run or None when it outlived `limit`, status entries by id, seconds taken)."""
     status_file = docs.parent / "status.json"
     started = time.monotonic()
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "scripts.snippets", "check", "--docs-dir", str(docs), "--status-file", str(status_file), "--no-cpp", "--jobs", str(jobs)],
+            [
+                sys.executable,
+                "-m",
+                "scripts.snippets",
+                "check",
+                "--docs-dir",
+                str(docs),
+                "--status-file",
+                str(status_file),
+                "--no-cpp",
+                "--jobs",
+                str(jobs),
+            ],
             cwd=ROOT,
             env={**os.environ, **(env or {})},
             capture_output=True,

@@ -12,10 +12,8 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, ROOT
 
 pytestmark = pytest.mark.slow
@@ -37,7 +35,19 @@ def hostile_run(tmp_path_factory):
     status_file = docs.parent / "status.json"
     env = {**os.environ, "SNIPPET_SECRET": "hunter2", "GITHUB_TOKEN": "ghp_not_a_real_token"}
     result = subprocess.run(
-        [sys.executable, "-m", "scripts.snippets", "check", "--docs-dir", str(docs), "--status-file", str(status_file), "--no-cpp", "--jobs", "1"],
+        [
+            sys.executable,
+            "-m",
+            "scripts.snippets",
+            "check",
+            "--docs-dir",
+            str(docs),
+            "--status-file",
+            str(status_file),
+            "--no-cpp",
+            "--jobs",
+            "1",
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -106,7 +116,17 @@ def test_a_missing_sandbox_is_a_clear_error(tmp_path):
         if shutil.which(tool):
             (no_bwrap / tool).symlink_to(shutil.which(tool))
     result = subprocess.run(
-        [sys.executable, "-m", "scripts.snippets", "check", "--docs-dir", str(docs), "--status-file", str(tmp_path / "s.json"), "--no-cpp"],
+        [
+            sys.executable,
+            "-m",
+            "scripts.snippets",
+            "check",
+            "--docs-dir",
+            str(docs),
+            "--status-file",
+            str(tmp_path / "s.json"),
+            "--no-cpp",
+        ],
         cwd=ROOT,
         env={**os.environ, "PATH": str(no_bwrap)},
         capture_output=True,

@@ -30,7 +30,13 @@ def owner_run(snippets, replies: dict[int, dict], statuses: dict[int, str] | Non
 def ok_replies(warnings=()):
     return {
         0: {"id": "x", "ok": True, "error": None, "examples": [], "warnings": list(warnings)},
-        1: {"id": "y", "ok": True, "error": None, "examples": [{"got": "2\n", "exc": None, "line": None}], "warnings": []},
+        1: {
+            "id": "y",
+            "ok": True,
+            "error": None,
+            "examples": [{"got": "2\n", "exc": None, "line": None}],
+            "warnings": [],
+        },
     }
 
 
@@ -41,7 +47,9 @@ def test_comments_do_not_change_a_units_key_but_code_and_directives_do():
     assert unit_key([changed[0]]) != unit_key([zh[0]])
     output = blocks(EN.replace("\n2\n", "\n3\n"), "docs/releases/9.9.en.md", "en")
     assert unit_key([output[1]]) != unit_key([zh[1]])  # a pycon block's shown output is part of the key
-    directive = blocks(EN.replace('\n\n```python', '\n\n<!-- snippet: timeout=5 -->\n```python'), "docs/releases/9.9.en.md", "en")
+    directive = blocks(
+        EN.replace("\n\n```python", "\n\n<!-- snippet: timeout=5 -->\n```python"), "docs/releases/9.9.en.md", "en"
+    )
     assert unit_key([directive[0]]) != unit_key([zh[0]])
 
 
@@ -51,7 +59,9 @@ def test_a_shared_unit_is_judged_against_the_borrowing_blocks_own_page():
     run = owner_run(zh, ok_replies([warning]))
     first = share_unit([en[0]], [zh[0]], run)
     assert list(first) == [en[0].id]
-    assert first[en[0].id].status == "ran" and first[en[0].id].deprecations == ["FutureWarning: `torch.ones` is deprecated."]
+    assert first[en[0].id].status == "ran" and first[en[0].id].deprecations == [
+        "FutureWarning: `torch.ones` is deprecated."
+    ]
     second = share_unit([en[1]], [zh[1]], run)
     assert second[en[1].id].status == "output-matched"
 

@@ -61,10 +61,19 @@ x = "no entry for me"
 def entries_for(text: str, src_uri: str, statuses: list[dict]) -> dict[str, dict]:
     snippets, _ = scan(text, page=src_uri, src_uri=src_uri, page_lang="zh")
     out = {}
-    for snippet, status in zip(snippets, statuses):
+    for snippet, status in zip(snippets, statuses, strict=True):
         if status is None:
             continue
-        out[snippet.id] = {"page": src_uri, "line": snippet.fence_line, "lang": snippet.lang, "hash": snippet.hash, "torch": "2.13.0", "deprecation": None, "reason": None, **status}
+        out[snippet.id] = {
+            "page": src_uri,
+            "line": snippet.fence_line,
+            "lang": snippet.lang,
+            "hash": snippet.hash,
+            "torch": "2.13.0",
+            "deprecation": None,
+            "reason": None,
+            **status,
+        }
     return out
 
 
@@ -81,9 +90,14 @@ STATUSES = [
 def test_badges_in_both_languages_and_nested_containers():
     entries = entries_for(PAGE, "releases/9.9.md", STATUSES)
     zh = insert_badges(PAGE, src_uri="releases/9.9.md", lang="zh", entries=entries)
-    assert "⚠ 在 PyTorch 2\\.13 中已弃用：`old_api` is deprecated, use `new_api`\n{ .snippet-badge .snippet-deprecated }" in zh
+    assert (
+        "⚠ 在 PyTorch 2\\.13 中已弃用：`old_api` is deprecated, use `new_api`\n{ .snippet-badge .snippet-deprecated }"
+        in zh
+    )
     assert "    未运行：需要 CUDA\n    { .snippet-badge .snippet-not-run }" in zh  # inside the admonition
-    assert "    ✓ 在 PyTorch 2\\.13 上运行通过，输出与本页一致\n    { .snippet-badge .snippet-ok }" in zh  # inside the tab
+    assert (
+        "    ✓ 在 PyTorch 2\\.13 上运行通过，输出与本页一致\n    { .snippet-badge .snippet-ok }" in zh
+    )  # inside the tab
     assert "> ✓ 语法检查通过\n> { .snippet-badge .snippet-parsed }" in zh  # inside the blockquote
     assert zh.count(".snippet-badge") == 4  # no badge for the text block nor for the block without an entry
 
@@ -102,8 +116,13 @@ def test_badges_render_inside_containers():
         extension_configs={"pymdownx.tabbed": {"alternate_style": True}},
     )
     html = md.convert(text)
-    assert '<p class="snippet-badge snippet-not-run">not run: needs CUDA</p>\n</div>' in html  # closes the admonition after it
-    assert '<p class="snippet-badge snippet-deprecated">⚠ deprecated in 2.13: <code>old_api</code> is deprecated, use <code>new_api</code></p>' in html
+    assert (
+        '<p class="snippet-badge snippet-not-run">not run: needs CUDA</p>\n</div>' in html
+    )  # closes the admonition after it
+    assert (
+        '<p class="snippet-badge snippet-deprecated">⚠ deprecated in 2.13: <code>old_api</code> is deprecated, use <code>new_api</code></p>'
+        in html
+    )
     assert html.count("<pre") == 6
 
 
@@ -131,14 +150,25 @@ def test_status_is_reproducible_and_staleness_is_detected(tmp_path):
     entries = {}
     for page in pages:
         for s in page.snippets:
-            entries[s.id] = {"page": s.src_uri, "line": s.fence_line, "lang": s.lang, "status": "parsed", "torch": None, "deprecation": None, "reason": None, "hash": s.hash}
+            entries[s.id] = {
+                "page": s.src_uri,
+                "line": s.fence_line,
+                "lang": s.lang,
+                "status": "parsed",
+                "torch": None,
+                "deprecation": None,
+                "reason": None,
+                "hash": s.hash,
+            }
     text = dump_status(entries, "2.13.0")
     assert text == dump_status(dict(reversed(list(entries.items()))), "2.13.0")  # key order does not matter
     path = docs / DEFAULT_STATUS_FILE
     path.write_text(text, encoding="utf-8")
     assert stale_problems(pages, load_status(path), "status") == []
 
-    (docs / "releases" / "9.9.md").write_text(PAGE.replace("ls", "ls -la") + "\n```python\nnew = 1\n```\n", encoding="utf-8")
+    (docs / "releases" / "9.9.md").write_text(
+        PAGE.replace("ls", "ls -la") + "\n```python\nnew = 1\n```\n", encoding="utf-8"
+    )
     problems = [str(p) for p in stale_problems(extract_site(docs), load_status(path), "status")]
     assert any("(releases/9.9#04) changed" in p for p in problems)
     assert any("no entry for this code block (releases/9.9#07)" in p for p in problems)
@@ -154,9 +184,18 @@ def test_hook_in_a_real_mkdocs_build(tmp_path):
         (docs / "releases" / name).write_text(f"---\ntitle: {title}\n---\n\n{PAGE}", encoding="utf-8")
     status = {}
     for page in extract_site(docs):
-        for s, st in zip(page.snippets, STATUSES):
+        for s, st in zip(page.snippets, STATUSES, strict=False):
             if st is not None:
-                status[s.id] = {"page": s.src_uri, "line": s.fence_line, "lang": s.lang, "hash": s.hash, "torch": "2.13.0", "deprecation": None, "reason": None, **st}
+                status[s.id] = {
+                    "page": s.src_uri,
+                    "line": s.fence_line,
+                    "lang": s.lang,
+                    "hash": s.hash,
+                    "torch": "2.13.0",
+                    "deprecation": None,
+                    "reason": None,
+                    **st,
+                }
     (docs / DEFAULT_STATUS_FILE).write_text(dump_status(status, "2.13.0"), encoding="utf-8")
     config = {
         "site_name": "t",
@@ -164,10 +203,21 @@ def test_hook_in_a_real_mkdocs_build(tmp_path):
         "site_dir": "site",
         "theme": {"name": "mkdocs"},
         "hooks": [str(HOOK)],
-        "markdown_extensions": ["attr_list", "admonition", "pymdownx.superfences", {"pymdownx.tabbed": {"alternate_style": True}}],
+        "markdown_extensions": [
+            "attr_list",
+            "admonition",
+            "pymdownx.superfences",
+            {"pymdownx.tabbed": {"alternate_style": True}},
+        ],
     }
     (tmp_path / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     zh = (tmp_path / "site" / "releases" / "9.9" / "index.html").read_text(encoding="utf-8")
     en = (tmp_path / "site" / "releases" / "9.9.en" / "index.html").read_text(encoding="utf-8")
@@ -176,7 +226,13 @@ def test_hook_in_a_real_mkdocs_build(tmp_path):
     assert not (tmp_path / "site" / DEFAULT_STATUS_FILE).exists()  # dot files are not published
 
     (docs / DEFAULT_STATUS_FILE).unlink()
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert "snippet-badge" not in (tmp_path / "site" / "releases" / "9.9" / "index.html").read_text(encoding="utf-8")
 
@@ -197,7 +253,12 @@ def test_check_status_flag_through_cli(tmp_path):
     (docs / "releases").mkdir(parents=True)
     (docs / "releases" / "9.9.md").write_text("```shell\nls\n```\n", encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    run = lambda *a: subprocess.run([sys.executable, "-m", "scripts.snippets", *a], cwd=tmp_path, env=env, capture_output=True, text=True)  # noqa: E731
+
+    def run(*a):
+        return subprocess.run(
+            [sys.executable, "-m", "scripts.snippets", *a], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+
     missing = run("check", "--check-status")
     assert missing.returncode == 1 and "status file is missing" in missing.stdout
     written = run("check", "--no-run", "--no-cpp", "--status-file", "docs/.snippet-status.json")

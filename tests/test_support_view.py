@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import ROOT
 from reference_data import LTS, PROVISIONAL
+from test_site import resolve, soup_of
+
 from scripts.registry import EVIDENCE_FILE, load_evidence
 from scripts.support_view import RELEASE_PLAN, support_ranges, support_timeline
-from test_site import resolve, soup_of
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 SVG_ELEMENTS = {"svg", "g", "rect", "line", "path", "polyline", "circle", "text", "tspan", "title", "desc"}
@@ -81,7 +81,7 @@ def test_every_row_has_its_bar_in_order_of_time(built_site, catalog, lang):
         svg = soup.select_one(f"#support-chart-{field}")
         bars = svg.select(".support-chart-row")
         assert rows and len(rows) == len(bars)
-        for row, bar in zip(rows, bars):
+        for row, bar in zip(rows, bars, strict=True):
             value = row[f"data-{field}"]
             assert bar["id"] == f"support-bar-{field}-{value.replace('.', '-')}"
             assert bar.select_one("text").get_text() == value
@@ -89,7 +89,10 @@ def test_every_row_has_its_bar_in_order_of_time(built_site, catalog, lang):
             state = row["data-state"]
             assert f"support-bar-{state}" in bar.select_one("rect")["class"]
         # A bar starts further right the later its first release: x follows the first release's date.
-        starts = sorted((row.select("td")[0].select_one("time")["datetime"], float(bar.select_one("rect")["x"])) for row, bar in zip(rows, bars))
+        starts = sorted(
+            (row.select("td")[0].select_one("time")["datetime"], float(bar.select_one("rect")["x"]))
+            for row, bar in zip(rows, bars, strict=True)
+        )
         assert [x for _, x in starts] == sorted(x for _, x in starts)
 
 
@@ -175,7 +178,9 @@ def test_the_view_reads_no_clock(catalog, evidence):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 900}], ids=["phone", "desktop"])
+@pytest.mark.parametrize(
+    "viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 900}], ids=["phone", "desktop"]
+)
 def test_the_chart_is_legible_on_a_phone_and_a_desktop(playwright_instance, served_site, lang, viewport):
     """Scaled by its viewBox, the chart fits the screen and its labels stay at least 10 CSS px tall; the page does
     not scroll sideways because of it."""
@@ -187,7 +192,10 @@ def test_the_chart_is_legible_on_a_phone_and_a_desktop(playwright_instance, serv
             svg = page.locator(f"#support-chart-{field}")
             box = svg.bounding_box()
             assert box["width"] <= viewport["width"] and box["width"] >= 0.8 * min(viewport["width"] - 32, 560), box
-            heights = page.eval_on_selector_all(f"#support-chart-{field} .support-chart-label", "labels => labels.map(l => l.getBoundingClientRect().height)")
+            heights = page.eval_on_selector_all(
+                f"#support-chart-{field} .support-chart-label",
+                "labels => labels.map(l => l.getBoundingClientRect().height)",
+            )
             assert heights and min(heights) >= 10, heights
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert log.foreign_requests == []

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from conftest import edit as _edit, mkdocs_build
+from conftest import edit as _edit
+from conftest import mkdocs_build
 
 RELEASE_16 = "docs/releases/1.6.md"
 
@@ -33,7 +33,12 @@ def test_missing_required_field(fixture_project, tmp_path):
 
 @pytest.mark.parametrize(
     "bad_date, reason",
-    [("2020-13-28", "no month 13"), ("2020-02-30", "no 30 February"), ("28/07/2020", "not ISO"), ("July 2020", "words")],
+    [
+        ("2020-13-28", "no month 13"),
+        ("2020-02-30", "no 30 February"),
+        ("28/07/2020", "not ISO"),
+        ("July 2020", "words"),
+    ],
 )
 def test_bad_date(fixture_project, tmp_path, bad_date, reason):
     _edit(fixture_project, RELEASE_16, "date: 2020-07-28", f"date: {bad_date}")
@@ -54,8 +59,12 @@ def test_page_name_that_is_not_a_version(fixture_project, tmp_path):
     # A second pair of files that claims to be 1.6 as well: the file name is what names a release.
     for suffix in ("", ".en"):
         src = fixture_project / f"docs/releases/1.6{suffix}.md"
-        (fixture_project / f"docs/releases/1.6-copy{suffix}.md").write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
-    output = _build_fails_with(fixture_project, tmp_path, "docs/releases/1.6-copy.md:1: a release page is named <version>.md")
+        (fixture_project / f"docs/releases/1.6-copy{suffix}.md").write_text(
+            src.read_text(encoding="utf-8"), encoding="utf-8"
+        )
+    output = _build_fails_with(
+        fixture_project, tmp_path, "docs/releases/1.6-copy.md:1: a release page is named <version>.md"
+    )
     assert "docs/releases/1.6-copy.en.md:1: a release page is named" in output
 
 
@@ -66,12 +75,18 @@ def test_version_that_does_not_match_the_file_name(fixture_project, tmp_path):
 
 def test_duplicate_feature_id(fixture_project, tmp_path):
     _edit(fixture_project, RELEASE_16, "  - id: torchscript-fork-join", "  - id: native-amp")
-    _build_fails_with(fixture_project, tmp_path, f"{RELEASE_16}:12: duplicate feature id 'native-amp' (first used on line 8)")
+    _build_fails_with(
+        fixture_project, tmp_path, f"{RELEASE_16}:12: duplicate feature id 'native-amp' (first used on line 8)"
+    )
 
 
 def test_release_missing_in_one_language(fixture_project, tmp_path):
     (fixture_project / "docs/releases/1.5.en.md").unlink()
-    _build_fails_with(fixture_project, tmp_path, "docs/releases/1.5.md:2: release 1.5 has no English page: add docs/releases/1.5.en.md")
+    _build_fails_with(
+        fixture_project,
+        tmp_path,
+        "docs/releases/1.5.md:2: release 1.5 has no English page: add docs/releases/1.5.en.md",
+    )
 
 
 def test_malformed_front_matter(fixture_project, tmp_path):
@@ -87,17 +102,30 @@ def test_unclosed_front_matter(fixture_project, tmp_path):
 
 
 def test_fact_written_in_the_english_page(fixture_project, tmp_path):
-    _edit(fixture_project, "docs/releases/1.6.en.md", 'title: "PyTorch 1.6: test page"', 'title: "PyTorch 1.6: test page"\ndate: 2020-07-28')
-    _build_fails_with(fixture_project, tmp_path, "docs/releases/1.6.en.md:3: 'date' is a fact, written once in the Chinese page 1.6.md")
+    _edit(
+        fixture_project,
+        "docs/releases/1.6.en.md",
+        'title: "PyTorch 1.6: test page"',
+        'title: "PyTorch 1.6: test page"\ndate: 2020-07-28',
+    )
+    _build_fails_with(
+        fixture_project,
+        tmp_path,
+        "docs/releases/1.6.en.md:3: 'date' is a fact, written once in the Chinese page 1.6.md",
+    )
 
 
 def test_feature_name_missing_in_translation(fixture_project, tmp_path):
     _edit(fixture_project, "docs/releases/1.6.en.md", '  torchscript-fork-join: "TorchScript fork/join"\n', "")
-    _build_fails_with(fixture_project, tmp_path, "docs/releases/1.6.en.md:6: feature 'torchscript-fork-join' has no English name")
+    _build_fails_with(
+        fixture_project, tmp_path, "docs/releases/1.6.en.md:6: feature 'torchscript-fork-join' has no English name"
+    )
 
 
 def test_feature_without_section(fixture_project, tmp_path):
-    _edit(fixture_project, RELEASE_16, "### TorchScript fork/join { #torchscript-fork-join }", "### TorchScript fork/join")
+    _edit(
+        fixture_project, RELEASE_16, "### TorchScript fork/join { #torchscript-fork-join }", "### TorchScript fork/join"
+    )
     _build_fails_with(fixture_project, tmp_path, f"{RELEASE_16}:12: feature 'torchscript-fork-join' has no section")
 
 

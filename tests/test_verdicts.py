@@ -7,12 +7,11 @@ import json
 
 import pytest
 from bs4 import BeautifulSoup
-
-from scripts.releases import version_key
-from scripts.registry import EVIDENCE_FILE, cuda_of_version_py, library_record, load_evidence, release_record
-from scripts.verdicts import accepts, command_pythons, default_cuda, install_patch, library_pin, python_verdict
-
 from conftest import ROOT
+
+from scripts.registry import EVIDENCE_FILE, cuda_of_version_py, library_record, load_evidence, release_record
+from scripts.releases import version_key
+from scripts.verdicts import accepts, command_pythons, default_cuda, install_patch, library_pin, python_verdict
 
 EVIDENCE = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
 
@@ -52,12 +51,18 @@ def test_requires_dist_is_read_as_pip_reads_it():
     assert accepts([], "2.15.0")
     assert accepts(['torch==1.0; python_version < "3"'], "2.0.0"), "a marker line is a platform detail"
     assert command_pythons(EVIDENCE, {"torch": "2.5.1", "torchvision": "0.20.1"}) == ("3.9", "3.10", "3.11", "3.12")
-    assert command_pythons(EVIDENCE, {"torch": "2.14.1", "torchvision": "0.29.2"})[-1] == "3.14t", "a py3 wheel fits any"
+    assert command_pythons(EVIDENCE, {"torch": "2.14.1", "torchvision": "0.29.2"})[-1] == "3.14t", (
+        "a py3 wheel fits any"
+    )
 
 
 def test_evidence_records_keep_yanked_files_and_platforms():
     files = [
-        {"filename": "torchvision-0.2.2-py2.py3-none-any.whl", "yanked": "reason", "upload-time": "2019-02-27T00:00:00Z"},
+        {
+            "filename": "torchvision-0.2.2-py2.py3-none-any.whl",
+            "yanked": "reason",
+            "upload-time": "2019-02-27T00:00:00Z",
+        },
     ]
     record = library_record(files, ["torch"])
     assert record["yanked"] and record["yanked_reason"] == "reason" and record["wheels"] == {"any": ["py2", "py3"]}
@@ -65,7 +70,9 @@ def test_evidence_records_keep_yanked_files_and_platforms():
         {"filename": "torch-1.0.0-cp37-cp37m-manylinux1_x86_64.whl", "upload-time": "2018-12-07T00:00:00Z"},
         {"filename": "torch-1.0.0-cp27-none-macosx_10_7_x86_64.whl", "upload-time": "2018-12-07T00:00:00Z", "yanked": True},
     ])  # fmt: skip
-    assert mixed["wheels"] == {"linux-x86_64": ["3.7"]} and mixed["yanked_files"] == ["torch-1.0.0-cp27-none-macosx_10_7_x86_64.whl"]
+    assert mixed["wheels"] == {"linux-x86_64": ["3.7"]} and mixed["yanked_files"] == [
+        "torch-1.0.0-cp27-none-macosx_10_7_x86_64.whl"
+    ]
 
 
 def _soup(built_site, path: str) -> BeautifulSoup:
@@ -86,7 +93,10 @@ def test_the_matrix_gives_one_verdict_per_cell_and_keeps_the_sources_one_click_a
         assert row.select_one("td.row-sources-cell details") is not None or version.startswith("0.")
     assert rows["1.10"].select_one("td .verdict-value").get_text() == "3.6–3.9"
     assert rows["1.5"].select_one("td .verdict-value").get_text() == "3.5–3.8"
-    assert json.loads(rows["1.10"].select_one("[data-python-by-platform]")["data-python-by-platform"])["linux-aarch64"] == "3.6–3.10"
+    assert (
+        json.loads(rows["1.10"].select_one("[data-python-by-platform]")["data-python-by-platform"])["linux-aarch64"]
+        == "3.6–3.10"
+    )
     assert "3.10" not in rows["1.10"]["data-python"].split()
     assert rows["2.14"].select_one("td:nth-of-type(6) .verdict-value").get_text() == "2.14.0 → 0.29.0 · 2.14.1 → 0.29.1"
     # Every source's claim is still there, folded: 2.14's three Python claims.

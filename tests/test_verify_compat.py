@@ -10,8 +10,8 @@ import shutil
 import zipfile
 
 import pytest
-
 from conftest import FIXTURES
+
 from scripts.releases import load_catalog
 from scripts.verify_compat import disagreements, fetch_evidence, pending_release, python_of
 
@@ -20,7 +20,10 @@ def _wheel(requires: list[str]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as wheel:
         wheel.writestr("pkg/__init__.py", "# padding\n" * 20000)  # so the metadata is not in the first block
-        wheel.writestr("pkg-0.dist-info/METADATA", "Metadata-Version: 2.1\nName: pkg\n" + "".join(f"Requires-Dist: {r}\n" for r in requires))
+        wheel.writestr(
+            "pkg-0.dist-info/METADATA",
+            "Metadata-Version: 2.1\nName: pkg\n" + "".join(f"Requires-Dist: {r}\n" for r in requires),
+        )
     return buffer.getvalue()
 
 
@@ -57,7 +60,15 @@ def fake_pypi(tmp_path):
             listing = []
             for filename, data in wheels.items():
                 (tmp_path / filename).write_bytes(data)
-                listing.append({"filename": filename, "url": base + filename, "size": len(data), "upload-time": "2020-07-28T10:00:00Z", "yanked": yanked.get(filename, False)})
+                listing.append(
+                    {
+                        "filename": filename,
+                        "url": base + filename,
+                        "size": len(data),
+                        "upload-time": "2020-07-28T10:00:00Z",
+                        "yanked": yanked.get(filename, False),
+                    }
+                )
             (tmp_path / "simple" / name).mkdir(parents=True)
             (tmp_path / "simple" / name / "index.html").write_text(json.dumps({"files": listing}), encoding="utf-8")
         yield base.rstrip("/")
@@ -76,17 +87,35 @@ def test_fetch_reads_wheel_tags_and_requires_dist_through_ranges(fake_pypi):
     assert evidence["torchvision"]["0.7.0"]["requires"] == ["torch==1.6.0"]
     assert evidence["torchvision"]["0.2.2"]["yanked"] and evidence["torchvision"]["0.2.2"]["yanked_reason"] == "broken"
     audio = evidence["torchaudio"]["2.11.0"]
-    assert (audio["python"], audio["requires"], audio["requires_torch"], audio["uploaded"]) == (["py3"], [], None, "2020-07-28")
+    assert (audio["python"], audio["requires"], audio["requires_torch"], audio["uploaded"]) == (
+        ["py3"],
+        [],
+        None,
+        "2020-07-28",
+    )
 
 
-@pytest.mark.parametrize("abi, py, expected", [("cp38", "cp38", "3.8"), ("cp313t", "cp313t", "3.13t"), ("cp27mu", "cp27", "2.7"), ("none", "py3", None), ("abi3", "cp310", "3.10")])
+@pytest.mark.parametrize(
+    "abi, py, expected",
+    [
+        ("cp38", "cp38", "3.8"),
+        ("cp313t", "cp313t", "3.13t"),
+        ("cp27mu", "cp27", "2.7"),
+        ("none", "py3", None),
+        ("abi3", "cp310", "3.10"),
+    ],
+)
 def test_python_version_of_a_wheel(abi, py, expected):
     assert python_of(abi, py) == expected
 
 
 def _evidence(**torch):
-    base = {"torch": {"1.6.0": {"python": ["3.6", "3.7", "3.8"], "files": 3, "uploaded": "2020-07-28", "platforms": []}},
-            "torchvision": {"0.7.0": {"requires_torch": "1.6.0"}}, "torchaudio": {}, "checked": "2026-11-23"}
+    base = {
+        "torch": {"1.6.0": {"python": ["3.6", "3.7", "3.8"], "files": 3, "uploaded": "2020-07-28", "platforms": []}},
+        "torchvision": {"0.7.0": {"requires_torch": "1.6.0"}},
+        "torchaudio": {},
+        "checked": "2026-11-23",
+    }
     base["torch"].update(torch)
     return base
 
@@ -108,7 +137,14 @@ def test_python_versions_must_match_or_be_shown_as_pypi_claim(tmp_path):
     docs = tmp_path / "docs"
     shutil.copytree(FIXTURES / "site", docs)
     page = docs / "releases/1.6.md"
-    page.write_text(page.read_text(encoding="utf-8").replace("  torchvision:\n", '    - {supported: ["3.6", "3.7", "3.8", "3.9"], sources: [PyPI], evidence: official}\n  torchvision:\n', 1), encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8").replace(
+            "  torchvision:\n",
+            '    - {supported: ["3.6", "3.7", "3.8", "3.9"], sources: [PyPI], evidence: official}\n  torchvision:\n',
+            1,
+        ),
+        encoding="utf-8",
+    )
     assert disagreements(load_catalog(docs), evidence) == []
 
 
@@ -116,11 +152,16 @@ def test_a_pairing_the_library_contradicts_and_a_missing_pairing():
     evidence = _evidence()
     evidence["torchvision"] = {"0.7.0": {"requires_torch": "1.5.0"}, "0.7.1": {"requires_torch": "1.6.0"}}
     messages = sorted(p.message for p in disagreements(load_catalog(FIXTURES / "site"), evidence))
-    assert messages == ["torchvision 0.7.0 declares torch==1.5.0 on PyPI, but the catalog pairs it with torch 1.6.0", "torchvision 0.7.1 declares torch==1.6.0 on PyPI: add that pairing"]
+    assert messages == [
+        "torchvision 0.7.0 declares torch==1.5.0 on PyPI, but the catalog pairs it with torch 1.6.0",
+        "torchvision 0.7.1 declares torch==1.6.0 on PyPI: add that pairing",
+    ]
 
 
 def test_the_newest_minor_release_without_a_page_is_pending():
-    evidence = _evidence(**{"2.15.0": {"python": ["3.11"], "files": 1, "uploaded": "2026-10-28"}, "1.7.0": {"python": [], "files": 0}})
+    evidence = _evidence(
+        **{"2.15.0": {"python": ["3.11"], "files": 1, "uploaded": "2026-10-28"}, "1.7.0": {"python": [], "files": 0}}
+    )
     assert pending_release(load_catalog(FIXTURES / "site"), evidence) == ("2.15.0", "2026-10-28")
 
 
@@ -132,7 +173,9 @@ def test_a_pypi_claim_is_held_to_the_main_platform_not_to_one_odd_wheel(tmp_path
     shutil.copytree(FIXTURES / "site", docs)
     page = docs / "releases/1.6.md"
     claim = '    - {supported: ["3.6", "3.7", "3.8", "3.9"], sources: [PyPI], evidence: official}\n'
-    page.write_text(page.read_text(encoding="utf-8").replace("  torchvision:\n", claim + "  torchvision:\n", 1), encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8").replace("  torchvision:\n", claim + "  torchvision:\n", 1), encoding="utf-8"
+    )
     (problem,) = disagreements(load_catalog(docs), evidence)
     assert "linux-x86_64 wheels are 3.6, 3.7, 3.8" in problem.message and problem.path.endswith("1.6.md")
     page.write_text(page.read_text(encoding="utf-8").replace(claim, claim.replace(', "3.9"', ""), 1), encoding="utf-8")

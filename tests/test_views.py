@@ -7,13 +7,12 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
-from bs4 import BeautifulSoup
-
 from conftest import copy_project, mkdocs_build
 from reference_data import FOUNDING, MONTH_ONLY, OFFICIAL, PROVISIONAL
+from test_site import SITE_URL, resolve, soup_of
+
 from scripts.history import release_changes
 from scripts.releases import AREAS, CHANGE_CATEGORIES, LANGUAGES, area_slug, load_catalog, version_key
-from test_site import SITE_URL, resolve, soup_of
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 
@@ -106,7 +105,9 @@ def test_topic_pages_list_exactly_the_releases_of_their_area(built_site, catalog
         listed = [e["data-version"] for e in soup.select(".topic-timeline .timeline-entry")]
         expected = [r.version for r in catalog.releases if any(f.area == area for f in r.features)]
         assert listed == expected, f"{url}"
-        assert listed == sorted(listed, key=version_key, reverse=True), f"{url}: newest first, like every list on the site"
+        assert listed == sorted(listed, key=version_key, reverse=True), (
+            f"{url}: newest first, like every list on the site"
+        )
         for entry in soup.select(".topic-timeline .timeline-entry"):
             release = catalog.by_version()[entry["data-version"]]
             ids = [li["data-feature"] for li in entry.select("li")]
@@ -135,17 +136,24 @@ def test_every_change_badge_is_a_category_of_the_vocabulary(built_site, catalog,
 
 
 def test_a_drop_is_filed_once_the_announcement_before_it_is_a_deprecation(catalog):
-    """"2.2.x is the last series with macOS x86" announces; "no macOS x86 binaries" (2.3) drops. The
+    """ "2.2.x is the last series with macOS x86" announces; "no macOS x86 binaries" (2.3) drops. The
     announcement is a deprecation that the drop follows: two linked steps, not the same dropped platform
     twice (the Conda channel was once filed as dropped in 2.5 and in 2.6)."""
     changes = {(r.version, c.id): c for r in catalog.releases for c in r.changes}
     twice = [
         f"{version}#{change.id} follows {change.follows[0]}#{change.follows[1]}"
         for (version, _), change in changes.items()
-        if change.follows and change.category == "dropped-platform" and changes[change.follows].category == "dropped-platform"
+        if change.follows
+        and change.category == "dropped-platform"
+        and changes[change.follows].category == "dropped-platform"
     ]
     assert twice == []
-    for key in (("2.2", "macos-x86-deprecated"), ("2.5", "conda-last-release"), ("1.10", "python-3-6-last"), ("1.4", "python-2-last")):
+    for key in (
+        ("2.2", "macos-x86-deprecated"),
+        ("2.5", "conda-last-release"),
+        ("1.10", "python-3-6-last"),
+        ("1.4", "python-2-last"),
+    ):
         assert changes[key].category == "deprecation", key
 
 
@@ -158,7 +166,7 @@ def test_rss_feed_parses_and_lists_every_release(built_site, catalog, lang):
     assert root.tag == "rss" and root.get("version") == "2.0"
     items = root.findall("./channel/item")
     assert len(items) == len(catalog.releases) == len(OFFICIAL) + len(PROVISIONAL)
-    for item, release in zip(items, catalog.releases):
+    for item, release in zip(items, catalog.releases, strict=True):
         assert item.findtext("link") == SITE_URL + release.pages[lang].url
         assert item.findtext("title") == release.pages[lang].title
         # An RSS date is a day: a release known only to the month gets none rather than a made-up one.
@@ -272,8 +280,12 @@ Text.
 def test_new_release_page_appears_in_every_view(tmp_path):
     """Adding a release is one page pair and nothing else: no other file is edited, every view shows it."""
     project = copy_project(tmp_path / "project")
-    (project / "docs/releases/9.1.md").write_text(SYNTHETIC["zh"].replace("{{", "{").replace("}}", "}"), encoding="utf-8")
-    (project / "docs/releases/9.1.en.md").write_text(SYNTHETIC["en"].replace("{{", "{").replace("}}", "}"), encoding="utf-8")
+    (project / "docs/releases/9.1.md").write_text(
+        SYNTHETIC["zh"].replace("{{", "{").replace("}}", "}"), encoding="utf-8"
+    )
+    (project / "docs/releases/9.1.en.md").write_text(
+        SYNTHETIC["en"].replace("{{", "{").replace("}}", "}"), encoding="utf-8"
+    )
     site = tmp_path / "site"
     result = mkdocs_build(project, site)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -284,7 +296,10 @@ def test_new_release_page_appears_in_every_view(tmp_path):
         home = soup_of(site, prefix)
         assert home.select(".timeline-entry")[0]["data-version"] == "9.1"
         release_url = f"{prefix}releases/9.1/"
-        nav = [resolve(release_url, a["href"]) for a in soup_of(site, release_url).select("nav.md-nav--primary a.md-nav__link[href]")]
+        nav = [
+            resolve(release_url, a["href"])
+            for a in soup_of(site, release_url).select("nav.md-nav--primary a.md-nav__link[href]")
+        ]
         assert release_url in nav
         lifecycle = soup_of(site, f"{prefix}lifecycle/")
         widget = lifecycle.select_one('li[data-feature="synthetic-widget"] rect[data-version="9.1"]')
@@ -310,7 +325,9 @@ def test_new_release_page_appears_in_every_view(tmp_path):
 
 
 @pytest.mark.browser
-def test_what_changed_link_works_from_disk_and_old_fragment_links_still_work(playwright_instance, offline_copy, served_site, catalog):
+def test_what_changed_link_works_from_disk_and_old_fragment_links_still_work(
+    playwright_instance, offline_copy, served_site, catalog
+):
     from browser import browser_page
 
     expected = [[c["id"], c["version"]] for c in release_changes(catalog, "1.5", "1.6", "en")]
@@ -326,5 +343,7 @@ def test_what_changed_link_works_from_disk_and_old_fragment_links_still_work(pla
         # A link shared before the pair moved from the fragment to the query.
         page.goto(f"{served_site}en/compare/#from=1.5&to=1.6")
         page.wait_for_selector("#compare-result[data-count]")
-        assert page.eval_on_selector_all(features, "rows => rows.map(r => [r.dataset.id, r.dataset.version])") == expected
+        assert (
+            page.eval_on_selector_all(features, "rows => rows.map(r => [r.dataset.id, r.dataset.version])") == expected
+        )
         log.assert_clean()

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import ROOT
 from reference_data import OFFICIAL, PROVISIONAL
+
 from scripts.compat_views import _filter_values
 from scripts.releases import CHANGE_CATEGORIES, version_key
 from scripts.verify_compat import EVIDENCE_FILE, load_evidence
@@ -36,7 +36,9 @@ def _rows_matching(catalog, key: str, value: str) -> list[str]:
     "lang, key, value",
     [("zh", "python", "3.12"), ("en", "cuda", "12.1"), ("en", "torchvision", "0.15.1"), ("zh", "python", "2.7")],
 )
-def test_compatibility_filter_returns_the_right_rows_and_keeps_them_on_reload(playwright_instance, served_site, catalog, lang, key, value):
+def test_compatibility_filter_returns_the_right_rows_and_keeps_them_on_reload(
+    playwright_instance, served_site, catalog, lang, key, value
+):
     from browser import browser_page
 
     expected = _rows_matching(catalog, key, value)
@@ -44,12 +46,19 @@ def test_compatibility_filter_returns_the_right_rows_and_keeps_them_on_reload(pl
     with browser_page(playwright_instance, viewport=DESKTOP) as (page, log):
         page.goto(f"{served_site}{LANG_PREFIX[lang]}compatibility/")
         page.select_option(f"#compat-{key}", value)
-        shown = page.eval_on_selector_all("#compat-table tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.version)")
+        shown = page.eval_on_selector_all(
+            "#compat-table tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.version)"
+        )
         assert shown == expected
         assert page.url.endswith(f"?{key}={value}")
         page.reload()
         assert page.eval_on_selector(f"#compat-{key}", "s => s.value") == value
-        assert page.eval_on_selector_all("#compat-table tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.version)") == expected
+        assert (
+            page.eval_on_selector_all(
+                "#compat-table tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.version)"
+            )
+            == expected
+        )
         log.assert_clean()
 
 
@@ -133,7 +142,9 @@ def test_upgrade_picker_lists_what_the_catalog_says(playwright_instance, served_
         page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/?from={pair[0]}&to={pair[1]}")
         page.wait_for_selector("#compare-result[data-count]")
         for group, items in expected.items():
-            shown = page.eval_on_selector_all(f'#compare-result [data-group="{group}"] li', "rows => rows.map(r => [r.dataset.version, r.dataset.id])")
+            shown = page.eval_on_selector_all(
+                f'#compare-result [data-group="{group}"] li', "rows => rows.map(r => [r.dataset.version, r.dataset.id])"
+            )
             assert shown == [[i["version"], i["id"]] for i in items], group
         # Picking another pair updates the result and the shareable URL.
         page.select_option("#compare-from", "1.13" if pair[0] != "1.13" else "1.12")
@@ -142,14 +153,22 @@ def test_upgrade_picker_lists_what_the_catalog_says(playwright_instance, served_
 
 
 @pytest.mark.parametrize("lang, pair", [("zh", ("1.13", "2.6")), ("en", ("2.9", "0.3")), ("en", ("2.4", "2.6"))])
-def test_upgrade_view_says_it_is_a_selection_and_links_the_release_notes_of_the_range(playwright_instance, served_site, catalog, lang, pair):
+def test_upgrade_view_says_it_is_a_selection_and_links_the_release_notes_of_the_range(
+    playwright_instance, served_site, catalog, lang, pair
+):
     """Each release page carries a selection of its changes; the complete lists are in its GitHub release
     notes, linked for every release in the range from 1.0 on."""
     from browser import browser_page
 
     lo, hi = sorted(pair, key=version_key)
-    in_range = [r.version for r in reversed(catalog.releases) if version_key(lo) < version_key(r.version) <= version_key(hi)]
-    expected = [f"https://github.com/pytorch/pytorch/releases/tag/v{v}.0" for v in in_range if version_key(v) >= version_key("1.0")]
+    in_range = [
+        r.version for r in reversed(catalog.releases) if version_key(lo) < version_key(r.version) <= version_key(hi)
+    ]
+    expected = [
+        f"https://github.com/pytorch/pytorch/releases/tag/v{v}.0"
+        for v in in_range
+        if version_key(v) >= version_key("1.0")
+    ]
     with browser_page(playwright_instance, viewport=DESKTOP) as (page, log):
         page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/?from={pair[0]}&to={pair[1]}")
         page.wait_for_selector("#compare-result[data-count]")
@@ -180,7 +199,11 @@ def test_every_upgrade_item_wears_a_badge_of_the_vocabulary(playwright_instance,
             assert len(badges) == 1, item_id
             css, text = badges[0]
             category = css.split("category-")[-1]
-            assert css == f"change-category category-{category}" and CHANGE_CATEGORIES[category][lang] == text, (item_id, css, text)
+            assert css == f"change-category category-{category}" and CHANGE_CATEGORIES[category][lang] == text, (
+                item_id,
+                css,
+                text,
+            )
         # Computed drops are named "<field>-<version>" (cuda-11.8); filed change ids have no dots.
         drops = [badges for item_id, badges in items if re.fullmatch(r"(python|cuda)-\d+\.\d+t?", item_id)]
         assert drops and all(b[0][0].endswith("category-dropped-platform") for b in drops)
@@ -226,7 +249,9 @@ def test_language_switch_keeps_view_state_and_section(playwright_instance, serve
         assert page.url == served_site + expected_path
         if "lifecycle" in expected_path:
             assert page.eval_on_selector("#lifecycle-area", "s => s.value") == "Compiler"
-            hidden = page.eval_on_selector_all("#lifecycle-list [data-feature]", "rows => rows.filter(r => r.hidden).length")
+            hidden = page.eval_on_selector_all(
+                "#lifecycle-list [data-feature]", "rows => rows.filter(r => r.hidden).length"
+            )
             assert hidden > 0
         log.assert_clean()
 
@@ -277,6 +302,7 @@ def test_the_upgrade_list_drawn_after_load_does_not_push_the_footer_in_view(play
     from browser import browser_page
 
     with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+
         def late(route):
             page.wait_for_timeout(1000)
             route.continue_()

@@ -1,10 +1,10 @@
 """Fill the marker comments of the generated pages from the release catalog:
 
-    <!-- lifecycle -->          each feature on a shared release axis  (docs/lifecycle.md)
-    <!-- compare -->            pick two releases, see what changed     (docs/compare.md)
-    <!-- topic: Distributed --> one area's features, release by release (docs/topics/*.md)
-    <!-- compatibility -->      Python/CUDA/ROCm/torchvision/torchaudio per release (docs/compatibility.md)
-    <!-- support-timeline -->   when support for each Python, CUDA, platform ended (docs/support.md)
+<!-- lifecycle -->          each feature on a shared release axis  (docs/lifecycle.md)
+<!-- compare -->            pick two releases, see what changed     (docs/compare.md)
+<!-- topic: Distributed --> one area's features, release by release (docs/topics/*.md)
+<!-- compatibility -->      Python/CUDA/ROCm/torchvision/torchaudio per release (docs/compatibility.md)
+<!-- support-timeline -->   when support for each Python, CUDA, platform ended (docs/support.md)
 """
 
 import re
@@ -16,10 +16,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
-from scripts.releases import AREAS, cached_catalog, language_of, page_file_name  # noqa: E402
 from scripts.compat_views import compat_matrix  # noqa: E402
-from scripts.support_view import support_timeline  # noqa: E402
 from scripts.registry import evidence_of  # noqa: E402
+from scripts.releases import AREAS, cached_catalog, language_of, page_file_name  # noqa: E402
+from scripts.support_view import support_timeline  # noqa: E402
 from scripts.views import compare, lifecycle, topic  # noqa: E402
 
 TOPIC_MARKER = re.compile(r"<!-- topic: ([^>]+?) -->")
@@ -76,12 +76,16 @@ def on_page_markdown(markdown, page, config, files):
             page.meta.setdefault("_generated_views", {})[name] = render()
             markdown = markdown.replace(marker, PLACEHOLDER.format(name=name))
     if "<!-- support-timeline -->" in markdown:
-        markdown = markdown.replace("<!-- support-timeline -->", support_timeline(catalog, lang, href, _evidence(config)))
+        markdown = markdown.replace(
+            "<!-- support-timeline -->", support_timeline(catalog, lang, href, _evidence(config))
+        )
 
     def render_topic(match):
         area = match.group(1).strip()
         if area not in AREAS:
-            raise PluginError(f"{page.file.src_uri}: unknown area '{area}' in topic marker (expected one of: {', '.join(AREAS)})")
+            raise PluginError(
+                f"{page.file.src_uri}: unknown area '{area}' in topic marker (expected one of: {', '.join(AREAS)})"
+            )
         page.meta["nav_title"] = AREAS[area][lang]
         return topic(catalog, area, lang, href)
 

@@ -21,7 +21,9 @@ def narrow_alternate_lookup(bundle_js: str, where: str) -> str:
         return bundle_js  # static-i18n runs post_build once per language over the same site_dir
     count = bundle_js.count(MATERIAL_SELECTOR)
     if count != 1:
-        raise RuntimeError(f"{where}: expected Material's alternate-link selector {MATERIAL_SELECTOR} once, found {count}")
+        raise RuntimeError(
+            f"{where}: expected Material's alternate-link selector {MATERIAL_SELECTOR} once, found {count}"
+        )
     return bundle_js.replace(MATERIAL_SELECTOR, NARROWED_SELECTOR)
 
 
@@ -29,6 +31,8 @@ def narrow_alternate_lookup(bundle_js: str, where: str) -> str:
 def on_post_build(config):
     bundles = sorted((Path(config.site_dir) / "assets" / "javascripts").glob("bundle.*.min.js"))
     if len(bundles) != 1:
-        raise RuntimeError(f"expected one Material bundle under {config.site_dir}/assets/javascripts, found {len(bundles)}")
+        raise RuntimeError(
+            f"expected one Material bundle under {config.site_dir}/assets/javascripts, found {len(bundles)}"
+        )
     bundle = bundles[0]
     bundle.write_text(narrow_alternate_lookup(bundle.read_text(encoding="utf-8"), str(bundle)), encoding="utf-8")

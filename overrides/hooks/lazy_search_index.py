@@ -30,7 +30,6 @@ from mkdocs.plugins import event_priority  # noqa: E402
 
 from scripts.history import feature_history  # noqa: E402
 from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, cached_catalog  # noqa: E402
-from scripts.views import UI  # noqa: E402  (views adds the search_upgrade_* words)
 from scripts.search_index import (  # noqa: E402
     FLAG_INSTALL,
     FLAG_SUPPORT,
@@ -44,6 +43,7 @@ from scripts.search_index import (  # noqa: E402
     split_index,
     unescape_title,
 )
+from scripts.views import UI  # noqa: E402  (views adds the search_upgrade_* words)
 
 UPGRADE_VIEW_SOURCE = re.compile(r"^compare(?:\.[a-z]{2})?\.md$")
 # The pages that answer "which releases support Python 3.12 / CUDA 12.1": every document of them.
@@ -56,7 +56,9 @@ NEWEST_KEYWORDS = "latest newest 最新 最近"
 # naming 2.14 in passing, does.
 RELEASE_KEYWORDS = "new highlights 新特性 新功能 亮点"
 # The language folder (en/) and the offline copy's file names are not what a page is called.
-NOT_ADDRESS_WORDS = re.compile(rf"^({'|'.join(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)})/|(index)?\.html$")
+NOT_ADDRESS_WORDS = re.compile(
+    rf"^({'|'.join(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)})/|(index)?\.html$"
+)
 
 _build = {"docs": [], "introduces": {}, "newest": None, "versions": [], "upgrade_url": None}
 

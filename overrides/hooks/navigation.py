@@ -29,7 +29,11 @@ def _versions_by_src(config):
 def _section_dir(item):
     """'releases' for a section whose pages all live in docs/releases/, and so on; None if mixed."""
     dirs = {child.file.src_uri.split("/")[0] for child in item.children if getattr(child, "file", None)}
-    return dirs.pop() if len(dirs) == 1 and len(item.children) == sum(1 for c in item.children if getattr(c, "file", None)) else None
+    return (
+        dirs.pop()
+        if len(dirs) == 1 and len(item.children) == sum(1 for c in item.children if getattr(c, "file", None))
+        else None
+    )
 
 
 def _top_key(item):

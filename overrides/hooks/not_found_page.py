@@ -37,6 +37,7 @@ PLACEHOLDER = '<script type="application/json" id="not-found-chrome">{}</script>
 TEXT_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "href", "hreflang", "lang"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
+
 class _Node:
     __slots__ = ("tag", "attrs", "texts")
 
@@ -106,14 +107,18 @@ def _flatten(html: str) -> _Flatten:
 def _node_changes(index: int, mine: _Node, other: _Node, where: str) -> list[list]:
     """[element index, attribute or None, text node index, the other language's value] for each difference."""
     if mine.tag != other.tag or len(mine.texts) != len(other.texts) or set(mine.attrs) != set(other.attrs):
-        raise PluginError(f"{TEMPLATE}: the languages' 404 pages differ in structure at {where} element {index} (<{mine.tag}> / <{other.tag}>)")
+        raise PluginError(
+            f"{TEMPLATE}: the languages' 404 pages differ in structure at {where} element {index} (<{mine.tag}> / <{other.tag}>)"
+        )
     changes: list[list] = []
     for name in sorted(mine.attrs):
         if mine.attrs[name] != other.attrs[name]:
             if name not in TEXT_ATTRIBUTES:
-                raise PluginError(f"{TEMPLATE}: <{mine.tag} {name}> differs between the languages' 404 pages, and is not text")
+                raise PluginError(
+                    f"{TEMPLATE}: <{mine.tag} {name}> differs between the languages' 404 pages, and is not text"
+                )
             changes.append([index, name, 0, other.attrs[name]])
-    for position, (a, b) in enumerate(zip(mine.texts, other.texts)):
+    for position, (a, b) in enumerate(zip(mine.texts, other.texts, strict=False)):
         if a != b:
             changes.append([index, None, position, b])
     return changes
@@ -123,9 +128,11 @@ def chrome_changes(default_html: str, other_html: str, lang: str) -> dict:
     """What turns the default language's 404 page into `lang`'s: its lang, title and body differences."""
     mine, other = _flatten(default_html), _flatten(other_html)
     if len(mine.body) != len(other.body) or (mine.title is None) != (other.title is None):
-        raise PluginError(f"{TEMPLATE}: the languages' 404 pages differ in structure ({len(mine.body)} and {len(other.body)} elements)")
+        raise PluginError(
+            f"{TEMPLATE}: the languages' 404 pages differ in structure ({len(mine.body)} and {len(other.body)} elements)"
+        )
     body: list[list] = []
-    for index, (a, b) in enumerate(zip(mine.body, other.body)):
+    for index, (a, b) in enumerate(zip(mine.body, other.body, strict=False)):
         # The data island itself and the scripts are the same template text; never rewrite them.
         if a.tag == "script" and a.attrs.get("id") == "not-found-chrome":
             continue

@@ -12,11 +12,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from mkdocs.utils import get_relative_url  # noqa: E402
 
+from scripts.compat_views import matrix_row_id  # noqa: E402
 from scripts.history import status_today  # noqa: E402
-from scripts.releases import DEFAULT_LANGUAGE, RELEASES_DIR, cached_catalog, language_of  # noqa: E402
 from scripts.install_view import install_section, quick_facts  # noqa: E402
 from scripts.registry import evidence_of  # noqa: E402
-from scripts.compat_views import matrix_row_id  # noqa: E402
+from scripts.releases import DEFAULT_LANGUAGE, RELEASES_DIR, cached_catalog, language_of  # noqa: E402
 from scripts.render import changes_section, release_footer, release_header  # noqa: E402
 from scripts.snippets.badges import badge_for  # noqa: E402
 from scripts.snippets.status import DEFAULT_STATUS_FILE, load_status  # noqa: E402
@@ -73,7 +73,9 @@ def on_page_markdown(markdown, page, config, files):
     whole = catalog.by_version()[release.version]
     page.meta["uses_install"] = True  # overrides/main.html loads install.js (the install picker) here only
     matrix = _page_url(files, page, "compatibility.md", lang)
-    quick = quick_facts(catalog, whole, lang, _evidence, f"{matrix}#{matrix_row_id(release.version)}" if matrix else None)
+    quick = quick_facts(
+        catalog, whole, lang, _evidence, f"{matrix}#{matrix_row_id(release.version)}" if matrix else None
+    )
     header = release_header(release, statuses, lifecycle_href, quick)
     install = install_section(whole, lang, _evidence)
     changes = changes_section(release, catalog, _status_entries, release_href, badge_for, feature_href)

@@ -46,5 +46,7 @@ def on_page_content(html, page, config, files):
     findings = body_findings(html)
     if findings:
         located = _located(findings, page)
-        raise PluginError("the page would carry markup that is not allowed (see scripts/html_policy.py):\n" + "\n".join(located))
+        raise PluginError(
+            "the page would carry markup that is not allowed (see scripts/html_policy.py):\n" + "\n".join(located)
+        )
     return html

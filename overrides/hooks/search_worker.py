@@ -36,7 +36,9 @@ def worker_source(engine: str, lang: str, offline: bool) -> str:
 
 
 def point_at_our_worker(output: str, lang: str, where: str) -> str:
-    replaced, count = MATERIAL_WORKER.subn(lambda m: f"{m.group(1)}{m.group(2)}{WORKER.format(lang=lang)}{m.group(3)}", output)
+    replaced, count = MATERIAL_WORKER.subn(
+        lambda m: f"{m.group(1)}{m.group(2)}{WORKER.format(lang=lang)}{m.group(3)}", output
+    )
     if count != 1:
         raise RuntimeError(f"{where}: expected Material's search worker URL once in the page config, found {count}")
     return replaced
@@ -47,7 +49,10 @@ def add_search_box_layer(output: str, where: str) -> str:
     deferred, so the page is drawn before they run, not after (Material starts from DOMContentLoaded, which
     deferred scripts precede), and they run in this order."""
     added, count = MATERIAL_BUNDLE.subn(
-        lambda m: f'<script src="{m.group(1)}{BOX}" defer></script>\n<script src="{m.group(1)}{m.group(2)}" defer></script>', output
+        lambda m: (
+            f'<script src="{m.group(1)}{BOX}" defer></script>\n<script src="{m.group(1)}{m.group(2)}" defer></script>'
+        ),
+        output,
     )
     if count != 1:
         raise RuntimeError(f"{where}: expected Material's bundle script once, found {count}")

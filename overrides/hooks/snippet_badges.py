@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.releases import language_of  # noqa: E402
-from scripts.snippets.badges import insert_badges  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 
+from scripts.releases import language_of  # noqa: E402
+from scripts.snippets.badges import insert_badges  # noqa: E402
 from scripts.snippets.status import DEFAULT_STATUS_FILE, StatusFileError, load_status  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.snippet_badges")

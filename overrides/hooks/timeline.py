@@ -5,9 +5,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by path; make `scripts` importable
 
+from scripts.registry import evidence_of  # noqa: E402
 from scripts.releases import cached_catalog, language_of  # noqa: E402
 from scripts.render import esc, timeline  # noqa: E402
-from scripts.registry import evidence_of  # noqa: E402
 from scripts.verify_compat import pending_release  # noqa: E402
 
 PENDING = {
@@ -27,6 +27,7 @@ def _pending(config, catalog, lang):
     version, uploaded = found
     return esc(PENDING[lang].format(version=version, uploaded=uploaded, checked=evidence["checked"]))
 
+
 MARKER = "<!-- timeline -->"
 
 
@@ -35,5 +36,7 @@ def on_page_markdown(markdown, page, config, files):
         return markdown
     lang = language_of(Path(page.file.src_uri))
     catalog = cached_catalog(config.docs_dir)
-    generated = timeline(catalog, lang, from_src=page.file.src_uri.replace(f".{lang}.md", ".md"), pending=_pending(config, catalog, lang))
+    generated = timeline(
+        catalog, lang, from_src=page.file.src_uri.replace(f".{lang}.md", ".md"), pending=_pending(config, catalog, lang)
+    )
     return markdown.replace(MARKER, generated)

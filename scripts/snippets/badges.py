@@ -100,6 +100,7 @@ def badge_for(entry: dict | None, lang: str) -> tuple[str, str] | None:
 
 def _escape_markdown(text: str) -> str:
     """Plain text for a Markdown paragraph; `code` in backticks (torch's messages use them) stays code."""
+
     def escape(part: str) -> str:
         part = html.escape(part, quote=False)
         return "".join("\\" + c if c in MARKDOWN_SPECIALS else c for c in part)

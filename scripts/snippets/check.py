@@ -21,10 +21,10 @@ import fnmatch
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from scripts.snippets.cpp import apply_record, compile_record, page_key, torch_version
 from scripts.snippets.directives import not_run_reason
@@ -133,25 +133,37 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
 
     broken = {d.snippet for d in syntax if d.snippet}
     runnable = [
-        s for s in snippets if s.lang in ("python", "pycon") and s.id not in broken and not_run_reason(s.directives) is None
+        s
+        for s in snippets
+        if s.lang in ("python", "pycon") and s.id not in broken and not_run_reason(s.directives) is None
     ]
-    compilable = [s for s in snippets if s.lang == "cpp" and s.id not in broken and not_run_reason(s.directives) is None]
+    compilable = [
+        s for s in snippets if s.lang == "cpp" and s.id not in broken and not_run_reason(s.directives) is None
+    ]
 
     installed_torch = None
     if options.run:
         t = time.monotonic()
         names: list[Diagnostic] = []
         try:
-            from scripts.snippets.names import names_problems
-
             import torch  # noqa: F401 - fail here, once, with a clear message
+
+            from scripts.snippets.names import names_problems
 
             installed_torch = torch.__version__.split("+")[0]
             for page in pages:
                 found, _ = names_problems([s for s in page.snippets if s.id not in broken])
                 names.extend(found)
         except ImportError as exc:
-            names = [Diagnostic("(torch)", 1, 1, f"cannot check names or run snippets: {exc}; install torch==2.13.0 numpy, or pass --no-run", check="names")]
+            names = [
+                Diagnostic(
+                    "(torch)",
+                    1,
+                    1,
+                    f"cannot check names or run snippets: {exc}; install torch==2.13.0 numpy, or pass --no-run",
+                    check="names",
+                )
+            ]
             runnable = []
         timings["names"] = time.monotonic() - t
         phase("names", names)
@@ -174,10 +186,15 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
         same_code: dict[str, list[tuple[str, list[Snippet]]]] = {}
         for page, group in by_page_cpp.items():
             same_code.setdefault(page_key(group), []).append((page, group))
-        cpp_futures = {key: pool.submit(compile_record, pages_[0][1], options.cache_dir) for key, pages_ in same_code.items()}
+        cpp_futures = {
+            key: pool.submit(compile_record, pages_[0][1], options.cache_dir) for key, pages_ in same_code.items()
+        }
         # Each distinct unit runs on the first page that has it; the same unit elsewhere borrows its result.
         own, borrowed = assign_units(by_page_run)
-        run_futures = {page: pool.submit(run_page, group, timeout=options.timeout, deadline=deadline) for page, group in own.items()}
+        run_futures = {
+            page: pool.submit(run_page, group, timeout=options.timeout, deadline=deadline)
+            for page, group in own.items()
+        }
         for key, future in cpp_futures.items():
             record, cached, seconds = future.result()
             for n, (page, group) in enumerate(same_code[key]):
@@ -197,7 +214,10 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
                 else:
                     result.outcomes.update(outcomes)
                     result.shared += len(outcomes)
-        reruns = {page: pool.submit(run_page, blocks, timeout=options.timeout, deadline=deadline) for page, blocks in unshared.items()}
+        reruns = {
+            page: pool.submit(run_page, blocks, timeout=options.timeout, deadline=deadline)
+            for page, blocks in unshared.items()
+        }
         for page, future in reruns.items():
             run_results[page].merge(future.result())
     timings["parallel wall"] = time.monotonic() - t
@@ -267,10 +287,19 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
         counts["failed" if r.status == "failed" else "skipped" if r.status == "not-run" else "passed"] += 1
     counts["failed"] += len(page_problems)
     timings["total"] = time.monotonic() - started
-    slowest = [(r.seconds, f"{page}: torch worker(s), {len(r.outcomes)} block(s), import {r.import_seconds:.1f} s") for page, r in run_results.items()]
-    slowest += [(r.seconds, f"{page}: g++ TU, {len(r.compiled)} block(s){' (cached)' if r.cached else ''}") for page, r in compile_results.items()]
+    slowest = [
+        (r.seconds, f"{page}: torch worker(s), {len(r.outcomes)} block(s), import {r.import_seconds:.1f} s")
+        for page, r in run_results.items()
+    ]
+    slowest += [
+        (r.seconds, f"{page}: g++ TU, {len(r.compiled)} block(s){' (cached)' if r.cached else ''}")
+        for page, r in compile_results.items()
+    ]
     by_id = {s.id: s for s in snippets}
-    slowest += [(o.seconds, f"{by_id[sid].page}:{by_id[sid].fence_line}: {by_id[sid].lang} block") for sid, o in outcomes.items()]
+    slowest += [
+        (o.seconds, f"{by_id[sid].page}:{by_id[sid].fence_line}: {by_id[sid].lang} block")
+        for sid, o in outcomes.items()
+    ]
     slowest.sort(reverse=True)
     return Report(
         pages=pages,
@@ -316,4 +345,3 @@ def summary_table(report: Report) -> list[str]:
         parts = ", ".join(f"{n} {status}" for status, n in sorted(table[lang].items()))
         lines.append(f"  {lang:<9}{sum(table[lang].values()):>4} blocks: {parts}")
     return lines
-

@@ -72,7 +72,9 @@ def cmd_list(args: argparse.Namespace) -> int:
                 outcome += f" [{reason}]"
             extra = " ".join(f"{k}={v}" if v is not True else k for k, v in s.directives.items())
             lang = s.lang or f"?{s.tag or 'untagged'}"
-            print(f"{s.page}:{s.fence_line}: {s.id:<24} {lang:<8} {s.role:<11} {outcome}{'  (' + extra + ')' if extra else ''}")
+            print(
+                f"{s.page}:{s.fence_line}: {s.id:<24} {lang:<8} {s.role:<11} {outcome}{'  (' + extra + ')' if extra else ''}"
+            )
             key = (lang, s.role)
             counts[key] = counts.get(key, 0) + 1
     problems = [d for page in pages for d in page.problems]
@@ -93,7 +95,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.check_status:
         pages = extract_site(args.docs_dir)
         if not status_path.exists():
-            problems = [Diagnostic(shown_path(status_path), 1, 1, "status file is missing: run `python -m scripts.snippets check`")]
+            problems = [
+                Diagnostic(
+                    shown_path(status_path), 1, 1, "status file is missing: run `python -m scripts.snippets check`"
+                )
+            ]
         else:
             problems = stale_problems(pages, load_status(status_path), shown_path(status_path))
         _emit(problems)
@@ -121,7 +127,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
-    skipped = [r for r in report.results.values() if r.status == "not-run" and r.snippet.lang not in ("output", "markdown")]
+    skipped = [
+        r for r in report.results.values() if r.status == "not-run" and r.snippet.lang not in ("output", "markdown")
+    ]
     if skipped:
         print(f"not run ({len(skipped)}):")
         for r in sorted(skipped, key=lambda r: (r.snippet.page, r.snippet.fence_line)):
@@ -173,7 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--docs-dir", default="docs", help="the MkDocs docs_dir (default: docs)")
 
     p = sub.add_parser("extract", parents=[common], help="write every snippet to a folder, with a JSON manifest")
-    p.add_argument("--out", default=".cache/snippets/extracted", help="output folder (default: .cache/snippets/extracted)")
+    p.add_argument(
+        "--out", default=".cache/snippets/extracted", help="output folder (default: .cache/snippets/extracted)"
+    )
     p.set_defaults(func=cmd_extract)
 
     p = sub.add_parser("list", parents=[common], help="print every code block with its role and last outcome")
@@ -181,19 +191,43 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("check", parents=[common], help="run every check; write the status file")
-    p.add_argument("--no-run", action="store_true", help="do not import torch: skip the names check and running python/pycon")
+    p.add_argument(
+        "--no-run", action="store_true", help="do not import torch: skip the names check and running python/pycon"
+    )
     p.add_argument("--no-cpp", action="store_true", help="skip the g++ tier (tree-sitter still parses C++)")
     p.add_argument(
         "--status-file",
         help="where to write the status file (default: DOCS_DIR/.snippet-status.json; written by a full check, "
         "or by a partial one when this option is given)",
     )
-    p.add_argument("--check-status", action="store_true", help="only verify the status file is up to date with the pages (fast, no torch)")
-    p.add_argument("--jobs", type=int, default=max(1, min(os.cpu_count() or 1, 4)), help="parallel workers and compilers (default: CPU count, at most 4)")
-    p.add_argument("--timeout", type=int, default=120, help="seconds per python/pycon snippet (default: 120; a block may set timeout=N)")
-    p.add_argument("--cache-dir", default=".cache/snippets", help="g++ result cache (default: .cache/snippets; '' disables)")
-    p.add_argument("--no-fork", action="store_true", help="no effect (kept for old scripts): every page has its own sandbox, whose supervisor imports torch once and forks each block")
-    p.add_argument("-v", "--verbose", action="store_true", help="also print the slowest pages, translation units and blocks")
+    p.add_argument(
+        "--check-status",
+        action="store_true",
+        help="only verify the status file is up to date with the pages (fast, no torch)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=max(1, min(os.cpu_count() or 1, 4)),
+        help="parallel workers and compilers (default: CPU count, at most 4)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=int,
+        default=120,
+        help="seconds per python/pycon snippet (default: 120; a block may set timeout=N)",
+    )
+    p.add_argument(
+        "--cache-dir", default=".cache/snippets", help="g++ result cache (default: .cache/snippets; '' disables)"
+    )
+    p.add_argument(
+        "--no-fork",
+        action="store_true",
+        help="no effect (kept for old scripts): every page has its own sandbox, whose supervisor imports torch once and forks each block",
+    )
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="also print the slowest pages, translation units and blocks"
+    )
     p.add_argument(
         "--only",
         action="append",

@@ -42,7 +42,9 @@ __all__ = [
 
 FRAGMENT_HEAD = "void snippet_fragment() {"
 INCLUDE_RE = re.compile(r"^\s*#\s*include\b")
-GXX_DIAG_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): (?P<msg>.*)$")
+GXX_DIAG_RE = re.compile(
+    r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): (?P<msg>.*)$"
+)
 
 
 # --- tier 1: tree-sitter ------------------------------------------------------------------------
@@ -90,7 +92,14 @@ def tree_sitter_problems(snippet: Snippet) -> list[Diagnostic]:
     try:
         _parser()
     except ImportError:
-        return [snippet.diag(1, 1, "tree-sitter is not installed: pip install tree-sitter==0.26.1 tree-sitter-cpp==0.23.4", check="parse")]
+        return [
+            snippet.diag(
+                1,
+                1,
+                "tree-sitter is not installed: pip install tree-sitter==0.26.1 tree-sitter-cpp==0.23.4",
+                check="parse",
+            )
+        ]
     fragment = bool(snippet.directives.get("fragment"))
     source = f"{FRAGMENT_HEAD}\n{snippet.code}\n}}\n" if fragment else snippet.code
     shift = 1 if fragment else 0
@@ -105,7 +114,12 @@ def tree_sitter_problems(snippet: Snippet) -> list[Diagnostic]:
         problems.append(snippet.diag(code_line, col + 1, f"C++ syntax (tree-sitter): {message}", check="parse"))
     if problems and not fragment and not _syntax_errors(f"{FRAGMENT_HEAD}\n{snippet.code}\n}}\n"):
         problems = [
-            snippet.diag(1, 1, "these are C++ statements, not a translation unit: add <!-- snippet: fragment --> before the fence", check="parse")
+            snippet.diag(
+                1,
+                1,
+                "these are C++ statements, not a translation unit: add <!-- snippet: fragment --> before the fence",
+                check="parse",
+            )
         ]
     return problems
 
@@ -211,7 +225,10 @@ def page_key(snippets: list[Snippet]) -> str:
     code differs only in comments), and moving a block on the page does not invalidate the cache."""
     from scripts.snippets.parity import strip_comments
 
-    blocks = [[bool(s.directives.get("fragment")), [line.rstrip() for line in strip_comments("cpp", s.code)]] for s in snippets]
+    blocks = [
+        [bool(s.directives.get("fragment")), [line.rstrip() for line in strip_comments("cpp", s.code)]]
+        for s in snippets
+    ]
     try:
         flags = gxx_flags()
         portable = [f for f in flags if not f.startswith("/")]  # include paths differ between machines
@@ -295,7 +312,7 @@ def apply_record(record: dict, snippets: list[Snippet]) -> CompileResult:
 def _include_roots(flags: list[str]) -> list[Path]:
     """The folders g++ reads headers from (torch's, inside the virtual environment), plus Python's."""
     roots = {Path(flag[2:]) for flag in flags if flag.startswith("-I") and len(flag) > 2}
-    roots |= {Path(b) for a, b in zip(flags, flags[1:]) if a in ("-I", "-isystem")}
+    roots |= {Path(b) for a, b in zip(flags, flags[1:], strict=False) if a in ("-I", "-isystem")}
     return [*python_paths(), *sorted(r for r in roots if r.exists())]
 
 
@@ -307,7 +324,11 @@ def compile_record(snippets: list[Snippet], cache_dir: Path | None, timeout: int
         flags = gxx_flags()
         _gxx_version()
     except RuntimeError as exc:
-        return {"returncode": -1, "errors": [], "deprecations": {}, "other": [str(exc)], "uncacheable": True}, False, 0.0
+        return (
+            {"returncode": -1, "errors": [], "deprecations": {}, "other": [str(exc)], "uncacheable": True},
+            False,
+            0.0,
+        )
     key = page_key(snippets)
     cache_file = cache_dir / "gxx" / f"{key}.json" if cache_dir else None
     if cache_file and cache_file.exists():
@@ -319,11 +340,22 @@ def compile_record(snippets: list[Snippet], cache_dir: Path | None, timeout: int
     try:
         # Compiling is not running, but a hostile block can still make g++ read and quote a file
         # (#include "/proc/self/environ"): g++ runs in the same sandbox as the python examples.
-        command = sandbox_command(["g++", *flags, "-x", "c++", "-"], readonly=_include_roots(flags), env={"LC_ALL": "C"})
+        command = sandbox_command(
+            ["g++", *flags, "-x", "c++", "-"], readonly=_include_roots(flags), env={"LC_ALL": "C"}
+        )
         proc = subprocess.run(command, input=tu, capture_output=True, text=True, timeout=timeout)
         record = _relative_record(proc.stderr, proc.returncode, snippets)
     except subprocess.TimeoutExpired:
-        return {"returncode": -1, "errors": [], "deprecations": {}, "other": [f"g++ timed out after {timeout} s on {page}"]}, False, float(timeout)
+        return (
+            {
+                "returncode": -1,
+                "errors": [],
+                "deprecations": {},
+                "other": [f"g++ timed out after {timeout} s on {page}"],
+            },
+            False,
+            float(timeout),
+        )
     if cache_file:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         cache_file.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")

@@ -46,7 +46,7 @@ def parse_directive(body: str) -> tuple[dict, list[str]]:
     try:
         tokens = shlex.split(body, posix=True)
     except ValueError as exc:
-        return {}, [f"malformed snippet directive ({exc}): write key=value or key=\"value with spaces\""]
+        return {}, [f'malformed snippet directive ({exc}): write key=value or key="value with spaces"']
     result: dict = {}
     for token in tokens:
         key, eq, value = token.partition("=")
@@ -71,7 +71,7 @@ def parse_directive(body: str) -> tuple[dict, list[str]]:
         if key == "requires" and value not in REQUIREMENTS:
             errors.append(
                 f"unknown requirement '{value}' (known: {', '.join(REQUIREMENTS)}); "
-                "for anything else use skip reason=\"...\""
+                'for anything else use skip reason="..."'
             )
             continue
         if key == "group" and not GROUP_RE.match(value):

@@ -61,7 +61,7 @@ def read_text(path: Path) -> str:
 
 
 def release_of(src_uri: str) -> str | None:
-    """"releases/1.6.en.md" -> "1.6"; None for pages that are not release pages."""
+    """ "releases/1.6.en.md" -> "1.6"; None for pages that are not release pages."""
     parts = src_uri.split("/")
     if len(parts) != 2 or parts[0] != RELEASES_DIR or not parts[1].endswith(".md"):
         return None
@@ -163,12 +163,24 @@ def scan(
             ws, n = _split_prefix(raw)
             rest = raw[n:]
             near = NEAR_DIRECTIVE_RE.match(rest)
-            if near and near.group("word") != "snippet" and difflib.SequenceMatcher(None, near.group("word").lower(), "snippet").ratio() >= 0.7:
-                problem(number, n + 1, f"'<!-- {near.group('word')}: … -->' looks like a misspelt snippet directive: write '<!-- snippet: … -->'")
+            if (
+                near
+                and near.group("word") != "snippet"
+                and difflib.SequenceMatcher(None, near.group("word").lower(), "snippet").ratio() >= 0.7
+            ):
+                problem(
+                    number,
+                    n + 1,
+                    f"'<!-- {near.group('word')}: … -->' looks like a misspelt snippet directive: write '<!-- snippet: … -->'",
+                )
                 continue
             if DIRECTIVE_START_RE.match(rest):
                 if pending is not None and pending["line"] != number - 1:
-                    problem(pending["line"], pending["col"], "snippet directive is not on the line right before a code fence")
+                    problem(
+                        pending["line"],
+                        pending["col"],
+                        "snippet directive is not on the line right before a code fence",
+                    )
                     pending = None
                 match = DIRECTIVE_RE.match(rest)
                 if not match:
@@ -196,13 +208,25 @@ def scan(
                     "directive": pending if pending is not None and pending["line"] == number - 1 else None,
                 }
                 if pending is not None and fence["directive"] is None:
-                    problem(pending["line"], pending["col"], "snippet directive is not on the line right before a code fence")
+                    problem(
+                        pending["line"],
+                        pending["col"],
+                        "snippet directive is not on the line right before a code fence",
+                    )
                 pending = None
                 continue
             if LIST_FENCE_RE.match(raw):
-                problem(number, 1, "a fence on a list item's first line does not render as a code block: put it on its own line, indented under the item")
+                problem(
+                    number,
+                    1,
+                    "a fence on a list item's first line does not render as a code block: put it on its own line, indented under the item",
+                )
             if pending is not None and raw.strip():
-                problem(pending["line"], pending["col"], "snippet directive is not followed by a code fence on the next line")
+                problem(
+                    pending["line"],
+                    pending["col"],
+                    "snippet directive is not followed by a code fence on the next line",
+                )
                 pending = None
             continue
 
@@ -259,7 +283,11 @@ def _make_snippet(fence: dict, end_line: int, page, src_uri, page_lang, release,
     if lang in ("python", "pycon", "cpp", "shell"):
         for k, line in enumerate(fence["code"], start=1):
             if INCLUDE_RE.match(line):
-                problem(fence["line"] + k, col, "'--8<--' includes are not enabled on this site (no pymdownx.snippets): put the code in the block")
+                problem(
+                    fence["line"] + k,
+                    col,
+                    "'--8<--' includes are not enabled on this site (no pymdownx.snippets): put the code in the block",
+                )
     return Snippet(
         id=snippet_id(src_uri, index),
         page=page,
@@ -361,7 +389,9 @@ def extract_page(path: Path, docs_dir: Path) -> Page:
         split = split_front_matter(text)
         if split is not None:
             _, body, first_line = split
-    page.snippets, page.problems = scan(body, page=shown, src_uri=src_uri, page_lang=lang, release=release, first_line=first_line)
+    page.snippets, page.problems = scan(
+        body, page=shown, src_uri=src_uri, page_lang=lang, release=release, first_line=first_line
+    )
     page.snippets += change_snippets(text, page=shown, src_uri=src_uri, page_lang=lang, release=release)
     return page
 
@@ -414,6 +444,7 @@ def write_extracted(pages: list[Page], out_dir: Path | str) -> Path:
             entry["file"] = name
             entries.append(entry)
     entries.sort(key=lambda e: e["id"])
-    manifest_path.write_text(json.dumps({"snippets": entries}, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    manifest_path.write_text(
+        json.dumps({"snippets": entries}, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     return manifest_path
-

@@ -125,7 +125,9 @@ class Snippet:
 
     def diag(self, code_line: int, code_col: int, message: str, *, check: str, severity: str = "error") -> Diagnostic:
         """A diagnostic at a 1-based line and column of `code`."""
-        return Diagnostic(self.page, self.file_line(code_line), code_col + self.indent, message, severity, self.id, check)
+        return Diagnostic(
+            self.page, self.file_line(code_line), code_col + self.indent, message, severity, self.id, check
+        )
 
     def manifest(self) -> dict:
         return {

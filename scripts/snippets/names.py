@@ -130,7 +130,9 @@ def resolve(name: str) -> tuple[bool, str | None]:
     obj = importlib.import_module(parts[0])
     for i in range(1, len(parts)):
         prefix = ".".join(parts[:i])
-        if prefix == "torch.classes" or (prefix.startswith("torch.ops.") and i == 3 and parts[2] not in BUILTIN_OP_NAMESPACES):
+        if prefix == "torch.classes" or (
+            prefix.startswith("torch.ops.") and i == 3 and parts[2] not in BUILTIN_OP_NAMESPACES
+        ):
             return True, None
         part = parts[i]
         try:
@@ -192,7 +194,10 @@ def _resolve_statically(module: str, rest: list[str], missing: str) -> tuple[boo
         return True, None  # deeper attributes cannot be checked without importing it
     close = difflib.get_close_matches(rest[0], sorted(names), n=1, cutoff=0.6)
     hint = f"; did you mean '{module}.{close[0]}'?" if close else ""
-    return False, f"'{module}' has no attribute '{rest[0]}' (read from its source: it needs '{missing}' to import){hint}"
+    return (
+        False,
+        f"'{module}' has no attribute '{rest[0]}' (read from its source: it needs '{missing}' to import){hint}",
+    )
 
 
 def names_problems(snippets: list[Snippet]) -> tuple[list[Diagnostic], dict[str, list[str]]]:
@@ -224,7 +229,11 @@ def names_problems(snippets: list[Snippet]) -> tuple[list[Diagnostic], dict[str,
                     use.line,
                     use.col,
                     f"unknown name '{use.name}' in torch {_torch_version()}: {why}"
-                    + (f' (if it was removed, declare it: <!-- snippet: removed="{use.name}@X.Y" -->)' if "has no attribute" in why and "did you mean" not in why else ""),
+                    + (
+                        f' (if it was removed, declare it: <!-- snippet: removed="{use.name}@X.Y" -->)'
+                        if "has no attribute" in why and "did you mean" not in why
+                        else ""
+                    ),
                     check="names",
                 )
             )

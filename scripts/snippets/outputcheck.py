@@ -130,11 +130,12 @@ def output_matches(want: str, got: str, normalize_whitespace: bool = False) -> b
     match = pattern.fullmatch(got)
     if match is None:
         return False
-    return all(_close(w, g) for w, g in zip(numbers, match.groups()))
+    return all(_close(w, g) for w, g in zip(numbers, match.groups(), strict=True))
 
 
 def explain(want: str, got: str) -> str:
     """A short, readable difference for the error message."""
+
     def block(text: str) -> str:
         text = _clean(text)
         return "\n".join("        " + line for line in text.split("\n")) if text else "        (nothing)"

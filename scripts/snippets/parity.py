@@ -186,7 +186,9 @@ def comparable_lines(snippet: Snippet) -> list[tuple[int, str]]:
     """(1-based code line, text) of the non-empty lines once comments are gone, trailing space trimmed."""
     if snippet.lang == "markdown":
         return []
-    return [(k, text.rstrip()) for k, text in enumerate(strip_comments(snippet.lang, snippet.code), start=1) if text.strip()]
+    return [
+        (k, text.rstrip()) for k, text in enumerate(strip_comments(snippet.lang, snippet.code), start=1) if text.strip()
+    ]
 
 
 # --- pairing and comparing -------------------------------------------------------------------------

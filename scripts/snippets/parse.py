@@ -50,7 +50,11 @@ def pycon_problems(snippet: Snippet) -> list[Diagnostic]:
         message = re.sub(r"line \d+ of the docstring for \S+ ", "", str(exc))
         return [snippet.diag(line, 1, f"malformed pycon session: {message}", check="parse")]
     if not examples:
-        return [snippet.diag(1, 1, "pycon block has no '>>> ' prompt: tag it python (or text if it is output)", check="parse")]
+        return [
+            snippet.diag(
+                1, 1, "pycon block has no '>>> ' prompt: tag it python (or text if it is output)", check="parse"
+            )
+        ]
     problems = []
     for example in examples:
         try:

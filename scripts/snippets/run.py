@@ -61,7 +61,7 @@ class PageRun:
     replies: dict[str, dict] = field(default_factory=dict)  # the supervisor's reply per block, for `share_unit`
     shared: int = 0  # blocks whose results were read from the same unit's run on another page (`share_unit`)
 
-    def merge(self, other: "PageRun") -> None:
+    def merge(self, other: PageRun) -> None:
         """Add another run of the same page (its other blocks) to this one."""
         self.outcomes.update(other.outcomes)
         self.replies.update(other.replies)
@@ -75,20 +75,20 @@ def _worker_env() -> dict:
     """The whole environment inside the sandbox: nothing of the checker's own (no tokens, no paths)."""
     threads = os.environ.get("SNIPPETS_THREADS", "1")
     return {
-            "CUDA_VISIBLE_DEVICES": "",
-            "PYTHONHASHSEED": "0",
-            "PYTHONDONTWRITEBYTECODE": "1",
-            # One thread: reproducible float output, no oversubscription with --jobs, and no threads
-            # in the page supervisor when it forks.
-            "OMP_NUM_THREADS": threads,
-            "MKL_NUM_THREADS": threads,
-            "OPENBLAS_NUM_THREADS": threads,
-            "TORCHINDUCTOR_COMPILE_THREADS": "1",
-            # Each unit starts with an empty compile cache, so a precompiled header would be built for
-            # every torch.compile block and used by its few kernels only: without it a block takes ~4 s less.
-            "TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS": "0",
-            "TOKENIZERS_PARALLELISM": "false",
-            "HF_HUB_OFFLINE": "1",
+        "CUDA_VISIBLE_DEVICES": "",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        # One thread: reproducible float output, no oversubscription with --jobs, and no threads
+        # in the page supervisor when it forks.
+        "OMP_NUM_THREADS": threads,
+        "MKL_NUM_THREADS": threads,
+        "OPENBLAS_NUM_THREADS": threads,
+        "TORCHINDUCTOR_COMPILE_THREADS": "1",
+        # Each unit starts with an empty compile cache, so a precompiled header would be built for
+        # every torch.compile block and used by its few kernels only: without it a block takes ~4 s less.
+        "TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS": "0",
+        "TOKENIZERS_PARALLELISM": "false",
+        "HF_HUB_OFFLINE": "1",
     }
 
 
@@ -219,7 +219,9 @@ def _clean_message(message: str) -> str:
     return re.sub(r"\s+", " ", first)
 
 
-DEPRECATED_SUBJECT_RE = re.compile(r"`?([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)`?(?:\(\))? (?:is|are|has been|have been) (?:now )?deprecated")
+DEPRECATED_SUBJECT_RE = re.compile(
+    r"`?([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)`?(?:\(\))? (?:is|are|has been|have been) (?:now )?deprecated"
+)
 
 
 def _about_snippet(snippet: Snippet, warning: dict) -> bool:
@@ -263,7 +265,9 @@ def _interpret_result(snippet: Snippet, reply: dict, examples: list[doctest.Exam
     before_code = snippet.directives.get("change") == "before"
     for warning in reply.get("warnings", []):
         # The old code of a change is there to show what today's torch says about it: any warning counts.
-        if not (before_code or warning.get("deprecation", warning["category"] in ("DeprecationWarning", "FutureWarning"))):
+        if not (
+            before_code or warning.get("deprecation", warning["category"] in ("DeprecationWarning", "FutureWarning"))
+        ):
             continue
         if not _about_snippet(snippet, warning):
             continue
@@ -279,11 +283,13 @@ def _interpret_result(snippet: Snippet, reply: dict, examples: list[doctest.Exam
         elif error:
             outcome.status = "failed"
             outcome.problems.append(
-                Diagnostic(snippet.page, error["line"], 1, f"running it raised {error['message']}", "error", snippet.id, "run")
+                Diagnostic(
+                    snippet.page, error["line"], 1, f"running it raised {error['message']}", "error", snippet.id, "run"
+                )
             )
         return outcome
     compared = False
-    for example, result in zip(examples, reply.get("examples", [])):
+    for example, result in zip(examples, reply.get("examples", []), strict=False):
         if result.get("skipped"):
             continue
         line = snippet.file_line(example.lineno + 1)
@@ -336,7 +342,9 @@ def unit_key(blocks: list[Snippet]) -> str:
     )
 
 
-def assign_units(by_page: dict[str, list[Snippet]]) -> tuple[dict[str, list[Snippet]], dict[str, list[tuple[list[Snippet], str, list[Snippet]]]]]:
+def assign_units(
+    by_page: dict[str, list[Snippet]],
+) -> tuple[dict[str, list[Snippet]], dict[str, list[tuple[list[Snippet], str, list[Snippet]]]]]:
     """Each distinct unit (`unit_key`) runs on the first page that has it: (blocks each page runs itself,
     per page the units it borrows as (its blocks, owner page, the owner's blocks))."""
     owner: dict[str, tuple[str, list[Snippet]]] = {}
@@ -361,7 +369,7 @@ def share_unit(blocks: list[Snippet], owner_blocks: list[Snippet], owner_run: Pa
     if len(blocks) != len(owner_blocks) or unit_key(blocks) != unit_key(owner_blocks):
         return None
     outcomes = {}
-    for mine, theirs in zip(blocks, owner_blocks):
+    for mine, theirs in zip(blocks, owner_blocks, strict=True):
         reply = owner_run.replies.get(theirs.id)
         if reply is None or owner_run.outcomes[theirs.id].status == "failed":
             return None
@@ -383,9 +391,7 @@ def _units(snippets: list[Snippet]) -> list[tuple[str, Snippet]]:
     return [(unit, s) for unit, blocks in order.items() for s in blocks]
 
 
-def run_page(
-    snippets: list[Snippet], *, timeout: int = DEFAULT_TIMEOUT, deadline: float | None = None
-) -> PageRun:
+def run_page(snippets: list[Snippet], *, timeout: int = DEFAULT_TIMEOUT, deadline: float | None = None) -> PageRun:
     """Run the given python/pycon snippets of ONE page, each unit (a block, or a group's blocks) in a fresh
     process forked by the page's supervisor, inside the page's own sandbox (see the module docstring).
 
@@ -399,7 +405,9 @@ def run_page(
     last_of_unit = {unit: s.id for unit, s in units}
 
     def fail(s: Snippet, message: str, line: int | None = None, seconds: float = 0.0) -> None:
-        result.outcomes[s.id] = RunOutcome(s.id, "failed", [Diagnostic(s.page, line or s.line, 1, message, "error", s.id, "run")], seconds=seconds)
+        result.outcomes[s.id] = RunOutcome(
+            s.id, "failed", [Diagnostic(s.page, line or s.line, 1, message, "error", s.id, "run")], seconds=seconds
+        )
 
     sandbox: PageSandbox | None = None
     try:
@@ -430,7 +438,11 @@ def run_page(
             elif reply.get("timeout"):
                 fail(snippet, f"running it timed out after {limit} s", seconds=float(limit))
             elif reply.get("died") is not None:
-                fail(snippet, f"running it killed the worker ({_last_lines(str(reply['died'])) or 'no message'})", seconds=reply.get("seconds", 0.0))
+                fail(
+                    snippet,
+                    f"running it killed the worker ({_last_lines(str(reply['died'])) or 'no message'})",
+                    seconds=reply.get("seconds", 0.0),
+                )
             else:
                 result.replies[snippet.id] = reply
                 result.outcomes[snippet.id] = _interpret(snippet, reply, examples)
@@ -451,7 +463,9 @@ def _start_sandbox() -> tuple[PageSandbox | None, dict | str]:
         hello = {"error": f"the worker did not start: {exc}"}
     if hello and not hello.get("error"):
         return sandbox, hello
-    why = (hello or {}).get("error") or f"the worker did not start: {sandbox.stderr_tail() if sandbox else 'no message'}"
+    why = (hello or {}).get(
+        "error"
+    ) or f"the worker did not start: {sandbox.stderr_tail() if sandbox else 'no message'}"
     if sandbox is not None:
         sandbox.kill()
         sandbox.close()

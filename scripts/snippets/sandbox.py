@@ -51,7 +51,7 @@ class SandboxError(RuntimeError):
 
 
 def _ancestors(path: Path) -> list[str]:
-    """"/root/.pyenv/versions" -> ["/root", "/root/.pyenv", "/root/.pyenv/versions"]."""
+    """ "/root/.pyenv/versions" -> ["/root", "/root/.pyenv", "/root/.pyenv/versions"]."""
     parts = path.parts[1:]
     return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
 
@@ -118,7 +118,14 @@ def sandbox_command(
     if as_pid_1:
         command += ["--as-pid-1"]
     # USER and LOGNAME: getpass.getuser() finds a name although the sandbox's user has none in /etc/passwd.
-    full_env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "USER": "nobody", "LOGNAME": "nobody", **(env or {})}
+    full_env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "USER": "nobody",
+        "LOGNAME": "nobody",
+        **(env or {}),
+    }
     for key, value in sorted(full_env.items()):
         command += ["--setenv", key, value]
     command += _system_binds()
@@ -133,7 +140,15 @@ def sandbox_command(
         command += _bind(path, made)
     command += ["--chdir", "/tmp", "--"]
     if root:
-        command += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"]
+        command += [
+            "setpriv",
+            f"--reuid={uid}",
+            f"--regid={uid}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--",
+        ]
     return command + list(argv)
 
 
@@ -146,9 +161,13 @@ def check_available() -> None:
     if _AVAILABLE == "ok":
         return
     if shutil.which("bwrap") is None:
-        raise SandboxError(f"cannot run code examples: the sandbox needs bubblewrap, which is not installed: {INSTALL_HINT}")
+        raise SandboxError(
+            f"cannot run code examples: the sandbox needs bubblewrap, which is not installed: {INSTALL_HINT}"
+        )
     if os.geteuid() == 0 and shutil.which("setpriv") is None:
-        raise SandboxError("cannot run code examples: running as root, the sandbox drops to nobody with setpriv (util-linux), which is missing")
+        raise SandboxError(
+            "cannot run code examples: running as root, the sandbox drops to nobody with setpriv (util-linux), which is missing"
+        )
     probe = sandbox_command([sys.executable, "-c", "import os; print(os.getuid())"], readonly=python_paths())
     try:
         result = subprocess.run(probe, capture_output=True, text=True, timeout=60)

@@ -75,11 +75,15 @@ def load_status(path: Path | str, strict: bool = False) -> dict:
     except ValueError as exc:
         if strict:
             line = getattr(exc, "lineno", 1)
-            raise StatusFileError(f"{path}:{line}: the snippet status file is not valid JSON ({exc.msg if hasattr(exc, 'msg') else exc}): run `python -m scripts.snippets check` to rewrite it") from None
+            raise StatusFileError(
+                f"{path}:{line}: the snippet status file is not valid JSON ({exc.msg if hasattr(exc, 'msg') else exc}): run `python -m scripts.snippets check` to rewrite it"
+            ) from None
         return empty
     if not isinstance(document, dict) or not isinstance(document.get("snippets"), dict):
         if strict:
-            raise StatusFileError(f"{path}:1: the snippet status file has no 'snippets' mapping: run `python -m scripts.snippets check` to rewrite it")
+            raise StatusFileError(
+                f"{path}:1: the snippet status file has no 'snippets' mapping: run `python -m scripts.snippets check` to rewrite it"
+            )
         return empty
     return document
 
@@ -102,10 +106,26 @@ def stale_problems(pages: list[Page], status: dict, status_path: str) -> list[Di
             else:
                 continue
             problems.append(
-                Diagnostic(page.shown, snippet.fence_line, 1, message + ": run `python -m scripts.snippets check` and commit the result", "error", snippet.id, "status")
+                Diagnostic(
+                    page.shown,
+                    snippet.fence_line,
+                    1,
+                    message + ": run `python -m scripts.snippets check` and commit the result",
+                    "error",
+                    snippet.id,
+                    "status",
+                )
             )
     for gone in sorted(set(entries) - current):
         problems.append(
-            Diagnostic(status_path, 1, 1, f"lists {gone}, which is no longer on {entries[gone].get('page', '?')}: run `python -m scripts.snippets check`", "error", None, "status")
+            Diagnostic(
+                status_path,
+                1,
+                1,
+                f"lists {gone}, which is no longer on {entries[gone].get('page', '?')}: run `python -m scripts.snippets check`",
+                "error",
+                None,
+                "status",
+            )
         )
     return problems

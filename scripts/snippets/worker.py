@@ -124,7 +124,12 @@ class Worker:
             self.numpy = numpy
         except ImportError:
             pass
-        return {"hello": True, "error": None, "torch": torch.__version__, "seconds": round(time.monotonic() - started, 3)}
+        return {
+            "hello": True,
+            "error": None,
+            "torch": torch.__version__,
+            "seconds": round(time.monotonic() - started, 3),
+        }
 
     def _reset(self):
         torch = self.torch
@@ -300,7 +305,7 @@ def _run_unit(worker, requests_fd: int, replies_fd: int, output_fd: int) -> None
         _keep_only_fds({0, 1, 2, requests_fd, replies_fd})
         _set_limits(MAX_DATA, MAX_PROCESSES)
         _enter_own_directory()
-        with open(requests_fd, "r", encoding="utf-8") as requests, open(replies_fd, "w", encoding="utf-8") as replies:
+        with open(requests_fd, encoding="utf-8") as requests, open(replies_fd, "w", encoding="utf-8") as replies:
             _serve_requests(requests, replies, worker)
     except BaseException:  # noqa: BLE001 - the supervisor sees the tail of this
         traceback.print_exc()
@@ -434,14 +439,20 @@ def _checked_report(report, request: dict) -> dict | str:
     checked = {"error": None, "examples": [], "warnings": [], "overflow": 0}
     error = report.get("error")
     if error is not None:
-        if not (isinstance(error, dict) and isinstance(error.get("line"), int) and isinstance(error.get("message"), str)):
+        if not (
+            isinstance(error, dict) and isinstance(error.get("line"), int) and isinstance(error.get("message"), str)
+        ):
             return "its report has a malformed error"
         checked["error"] = {"line": error["line"], "message": error["message"][:500]}
     examples = report.get("examples", [])
     if not isinstance(examples, list) or len(examples) > len(request.get("examples", [])):
         return "its report has more examples than the block"
     for result in examples:
-        if not (isinstance(result, dict) and isinstance(result.get("got", ""), str) and isinstance(result.get("exc"), (str, type(None)))):
+        if not (
+            isinstance(result, dict)
+            and isinstance(result.get("got", ""), str)
+            and isinstance(result.get("exc"), (str, type(None)))
+        ):
             return "its report has a malformed example"
         checked["examples"].append(
             {
@@ -452,7 +463,11 @@ def _checked_report(report, request: dict) -> dict | str:
             }
         )
     for warning in report.get("warnings", [])[:50] if isinstance(report.get("warnings"), list) else []:
-        if isinstance(warning, dict) and isinstance(warning.get("category"), str) and isinstance(warning.get("message"), str):
+        if (
+            isinstance(warning, dict)
+            and isinstance(warning.get("category"), str)
+            and isinstance(warning.get("message"), str)
+        ):
             checked["warnings"].append(
                 {
                     "category": warning["category"][:100],
@@ -496,7 +511,9 @@ def _await_report(runner: Runner, timeout: float) -> tuple[bytes | None, str | N
 def _drain_output(runner: Runner, seconds: float) -> None:
     """What the runner wrote just before it died (its traceback) arrives after the end of its report pipe."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and select.select([runner.output], [], [], max(0.0, deadline - time.monotonic()))[0]:
+    while (
+        time.monotonic() < deadline and select.select([runner.output], [], [], max(0.0, deadline - time.monotonic()))[0]
+    ):
         chunk = os.read(runner.output, 1 << 16)
         if not chunk:
             return
@@ -504,7 +521,7 @@ def _drain_output(runner: Runner, seconds: float) -> None:
 
 
 def _how_it_ended(pid: int) -> str:
-    """"exit status 3" or "signal 9" of a runner that closed its report pipe (waiting a second at most)."""
+    """ "exit status 3" or "signal 9" of a runner that closed its report pipe (waiting a second at most)."""
     deadline = time.monotonic() + 1
     while time.monotonic() < deadline:
         try:
@@ -512,7 +529,9 @@ def _how_it_ended(pid: int) -> str:
         except ChildProcessError:
             break
         if done:
-            return f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}"
+            return (
+                f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}"
+            )
         time.sleep(0.02)
     return "no message"
 
