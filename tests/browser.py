@@ -11,6 +11,7 @@ import http.server
 import shutil
 import socketserver
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,3 +143,13 @@ def browser_page(playwright, **context_options):
     finally:
         context.close()
         browser.close()
+
+
+def wait_until(page, condition, what: str, deadline_s: float = 60.0) -> None:
+    """Let Playwright deliver its events (route handlers, requests) until `condition()` holds. A test that waits
+    for something it controls waits here, never on a fixed timer; the deadline is a failure, not a pace."""
+    end = time.monotonic() + deadline_s
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"still waiting after {deadline_s:.0f} s for {what}")
+        page.wait_for_timeout(20)  # hands control to Playwright's event loop

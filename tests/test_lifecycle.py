@@ -140,7 +140,7 @@ def test_a_phone_screen_shows_several_features(playwright_instance, served_site,
     with browser_page(playwright_instance, viewport=PHONE) as (page, log):
         page.goto(f"{served_site}{LANG_PREFIX[lang]}lifecycle/")
         page.eval_on_selector("#lifecycle-list li.lifecycle-feature", "li => li.scrollIntoView()")
-        page.wait_for_timeout(100)
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")  # drawn
         whole = page.eval_on_selector_all(
             "#lifecycle-list li.lifecycle-feature",
             "lis => lis.filter(li => { const r = li.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }).length",

@@ -114,7 +114,11 @@ def test_404_search_leads_with_the_readers_language_and_labels_the_other(playwri
         for missing, reader in (("/timeline/releases/9.9/", "zh"), ("/timeline/en/releases/9.9/", "en")):
             page.goto(host + missing)
             run_query(page, "1.6")
-            page.wait_for_timeout(300)  # the other language's results join the list
+            other = "/timeline/releases/" if reader == "en" else "/timeline/en/releases/"
+            page.wait_for_function(  # the other language's results join the list
+                "other => [...document.querySelectorAll('.md-search-result__item a')].some(a => new URL(a.href).pathname.startsWith(other))",
+                arg=other,
+            )
             groups = result_groups(page)
             assert groups, missing
             first = groups[0][0]
@@ -180,8 +184,11 @@ def test_404_chrome_follows_the_language_of_the_missing_url(playwright_instance,
         )
         # Material's own strings (search messages) come from the page config, switched before it starts.
         page.locator("label.md-search__icon, .md-search__input").first.click()
+        initial = page.inner_text(".md-search-result__meta")
         page.fill("input.md-search__input", "zzzzqqq")
-        page.wait_for_timeout(400)
+        page.wait_for_function(  # the answer to the query replaces "type to start searching"
+            "initial => document.querySelector('.md-search-result__meta').innerText !== initial", arg=initial
+        )
         meta = page.inner_text(".md-search-result__meta")
         assert bool(re.search(r"[\u4e00-\u9fff]", meta)) == (lang == "zh"), meta
         assert log.page_errors == [] and log.foreign_requests == []

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from browser import browser_page
+from browser import browser_page, wait_until
 from search_ui import run_query
 
 from scripts.offline import ZIP_PATH, search_entries
@@ -48,7 +48,8 @@ def test_offline_page_views_load_the_index_only_when_the_reader_searches(playwri
         page.context.on("request", lambda request: loaded.append(request.url.rsplit("/", 1)[-1]))
         page.goto((offline_copy / "releases" / "1.6.html").as_uri(), wait_until="load")
         page.goto((offline_copy / "index.html").as_uri(), wait_until="load")
-        page.wait_for_timeout(500)
+        wait_until(page, lambda: "search_index.js" in loaded, "the offline search shim")
+        page.wait_for_load_state("networkidle")  # anything a page view loads has been asked for by now
         assert "search_index.js" in loaded and not [name for name in loaded if INDEX_SCRIPT.match(name)]
         links, _ = run_query(page, "混合精度")
         assert links and "index.zh.js" in loaded

@@ -296,22 +296,23 @@ def test_home_links_every_cross_release_view(playwright_instance, served_site, l
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_upgrade_list_drawn_after_load_does_not_push_the_footer_in_view(playwright_instance, served_site, lang):
-    """The upgrade list is drawn by views.js after the page is shown. Held back here (its script answered a
-    second late), the page as first drawn must already keep the list's room: the footer starts below the first
-    screen on a phone, so drawing the list moves nothing the reader sees (Lighthouse's layout shift)."""
-    from browser import browser_page
+    """The upgrade list is drawn by views.js after the page is shown. Held back here (its request is answered
+    only when the test says so, however slow the machine), the page as first drawn must already keep the list's
+    room: the footer starts below the first screen on a phone, so drawing the list moves nothing the reader sees
+    (Lighthouse's layout shift)."""
+    from browser import browser_page, wait_until
 
     with browser_page(playwright_instance, viewport=PHONE) as (page, log):
-
-        def late(route):
-            page.wait_for_timeout(1000)
-            route.continue_()
-
-        page.route("**/views.js", late)
-        page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/", wait_until="commit")
+        held = []
+        page.route("**/views.js", lambda route: held.append(route))
+        with page.expect_request("**/views.js"):
+            page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/", wait_until="commit")
         page.wait_for_selector("footer.md-footer", state="attached")
         assert page.locator("#compare-result").evaluate("el => el.childElementCount") == 0  # not drawn yet
         footer_top = page.evaluate("document.querySelector('footer.md-footer').getBoundingClientRect().top")
         assert footer_top >= PHONE["height"], footer_top
+        wait_until(page, lambda: held, "views.js to reach its route")
+        for route in held:
+            route.continue_()
         page.wait_for_function("document.querySelector('#compare-result').childElementCount > 0")
         log.assert_clean()
