@@ -301,6 +301,29 @@ console.log(JSON.stringify(input.map(b => ctx.TimelineEnvironment.localOfBuild(b
     assert dict(zip(BUILDS, node(program, list(BUILDS)), strict=True)) == BUILDS
 
 
+def test_the_shorter_shapes_of_each_list_are_read():
+    """`conda list --explicit` (package URLs), and a list filtered by grep, without its header."""
+    explicit = (
+        "# platform: osx-arm64\n@EXPLICIT\n"
+        "https://conda.anaconda.org/pytorch/osx-arm64/pytorch-2.1.0-py3.11_0.tar.bz2\n"
+        "https://conda.anaconda.org/conda-forge/osx-arm64/python-3.11.6-h47c9636_0_cpython.conda\n"
+    )
+    answers = read_all(
+        {
+            "explicit": explicit,
+            "conda | grep": "pytorch                   1.10.0          py3.9_cuda11.3_cudnn8.2.0_0    pytorch",
+            "pip list | grep": "torch                     2.1.0+cu121\ntorchvision               0.16.0+cu121",
+            "grep for another package": "numpy                     1.26.4",
+        }
+    )
+    assert answers["explicit"] == answer("conda-list", torch=pkg("2.1.0"), python="3.11", os="macos-arm64")
+    assert answers["conda | grep"] == answer("conda-list", torch=pkg("1.10.0", "cu113"), cuda="11.3")
+    assert answers["pip list | grep"] == answer(
+        "pip-list", torch=pkg("2.1.0", "cu121"), torchvision=pkg("0.16.0", "cu121"), cuda="12.1"
+    )
+    assert answers["grep for another package"] == {"ok": False, "reason": "unrecognized"}
+
+
 # Python's own sys.version of free-threaded builds: 3.13 calls it experimental, 3.14 does not.
 FREE_THREADED = {
     "collect_env 3.13t": "PyTorch version: 2.6.0\nIs CUDA available: False\nPython version: 3.13.0 experimental "
