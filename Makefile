@@ -41,7 +41,7 @@ dev: $(VENV)/.site-installed
 
 ## check-pages: validate every release page's front matter without building
 check-pages: $(VENV)/.site-installed
-	$(BIN)/python -m scripts.releases
+	$(BIN)/python -m scripts.checks.pages
 
 ## node_modules: the checkers the tests run (axe-core, the Nu HTML checker's vnu.jar) and Lighthouse for
 ## the benchmark, pinned in package-lock.json. Nothing from here is served to readers.

@@ -209,7 +209,7 @@ def clone_release_text(text: str, old_version: str, new_version: str, new_date: 
     """A release page with another version and date: front matter version/date replaced (`facts`: only the
     default language's page holds them), its patch versions (1.6.0) renamed with it, and "PyTorch <old>" in
     the front matter's texts (title, summary, description) renamed. The body is left as it is."""
-    from scripts.releases import split_front_matter
+    from scripts.catalog.frontmatter import split_front_matter
 
     text = text.replace("\r\n", "\n")
     split = split_front_matter(text)
@@ -230,7 +230,8 @@ def add_synthetic_releases(docs_dir: Path, total: int) -> list[str]:
     `total` releases. New versions are 10.0, 10.1, ... and their dates spread from the day after the newest
     real release to today (a release may not be dated in the future; several may share a day), so versions
     and dates rise together. Returns the new versions."""
-    from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, RELEASES_DIR, load_catalog, page_file_name
+    from scripts.catalog.loader import load_catalog
+    from scripts.catalog.model import DEFAULT_LANGUAGE, LANGUAGES, RELEASES_DIR, page_file_name
 
     catalog = load_catalog(docs_dir)
     sources = list(reversed(catalog.releases))  # oldest first
@@ -261,7 +262,7 @@ def add_synthetic_releases(docs_dir: Path, total: int) -> list[str]:
 
 def bench_scale(work: Path, sizes: list[int], repeats: int, reuse: dict[int, float] | None = None) -> list[dict]:
     """Strict build time per release count; `reuse` maps a size to a median already measured."""
-    from scripts.releases import load_catalog
+    from scripts.catalog.loader import load_catalog
 
     rows = []
     for size in sizes:
@@ -729,7 +730,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
         if "scale" in parts:
-            from scripts.releases import load_catalog
+            from scripts.catalog.loader import load_catalog
 
             real = len(load_catalog(ROOT / "docs").releases)
             reuse = {real: build["ours"]} if build else None

@@ -29,6 +29,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import RELEASES_DIR, ReleaseDataError
 from scripts.registry import (
     EVIDENCE_FILE,
     MAIN_PLATFORM,
@@ -47,7 +49,6 @@ from scripts.registry import (
     wheel_requires,
     write_evidence,
 )
-from scripts.releases import RELEASES_DIR, ReleaseDataError, load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the project keeps copies of official posts (outside the repository, so absent on CI runners).

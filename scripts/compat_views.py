@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 
-from scripts.compat import SOURCES, Claim
+from scripts.catalog.compat import SOURCES, Claim
+from scripts.catalog.model import Catalog, Release
 from scripts.install_view import SYSTEM_NAMES, python_summary  # noqa: F401 - python_summary: kept importable from here
 from scripts.registry import MAIN_PLATFORM, PLATFORMS
-from scripts.releases import Catalog, Release
 from scripts.render import esc, evidence_mark
 from scripts.verdicts import PYPI, Pin, install_patch, library_pin, pypi_builds, python_verdict
 

@@ -10,9 +10,9 @@ import email.utils
 import json
 import xml.etree.ElementTree as ET
 
-from scripts.compat import FIELDS as COMPAT_FIELDS
-from scripts.compat import SOURCES
-from scripts.releases import AREAS, CHANGE_CATEGORIES, EVIDENCE, LANGUAGES, MATURITY_LABELS, SUPPORT_ENDS, Catalog
+from scripts.catalog.compat import FIELDS as COMPAT_FIELDS
+from scripts.catalog.compat import SOURCES
+from scripts.catalog.model import AREAS, CHANGE_CATEGORIES, EVIDENCE, LANGUAGES, MATURITY_LABELS, SUPPORT_ENDS, Catalog
 
 FEED_NAME = "feed.xml"
 JSON_NAME = "releases.json"

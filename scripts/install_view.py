@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scripts.catalog.model import Release, version_key
 from scripts.registry import MAIN_PLATFORM, PLATFORMS, python_key
-from scripts.releases import Release, version_key
 from scripts.render import esc, evidence_mark
 from scripts.verdicts import (
     PYPI,

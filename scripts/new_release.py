@@ -28,17 +28,17 @@ from pathlib import Path
 
 import yaml
 
-from scripts.compat import CUDA_VERSIONS, PYTHON_VERSIONS
-from scripts.registry import EVIDENCE_FILE, MAIN_PLATFORM, PLATFORMS, load_evidence, python_key, version_key
-from scripts.releases import (
+from scripts.catalog.compat import CUDA_VERSIONS, PYTHON_VERSIONS
+from scripts.catalog.frontmatter import split_front_matter
+from scripts.catalog.model import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
     PROVISIONAL_SOURCE_PREFIX,
     RELEASES_DIR,
     VERSION_RE,
     page_file_name,
-    split_front_matter,
 )
+from scripts.registry import EVIDENCE_FILE, MAIN_PLATFORM, PLATFORMS, load_evidence, python_key, version_key
 
 LIBRARIES = ("torchvision", "torchaudio")
 PLATFORM_NAMES = {

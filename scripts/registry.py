@@ -306,7 +306,7 @@ class EvidenceError(ValueError):
 
 
 def load_evidence(path: Path) -> dict:
-    from scripts.frontmatter import shown_path
+    from scripts.catalog.frontmatter import shown_path
 
     path = Path(path)
     try:

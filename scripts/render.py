@@ -18,7 +18,8 @@ import html
 import posixpath
 import re
 
-from scripts.releases import (
+from scripts.catalog.fences import scan_fences
+from scripts.catalog.model import (
     AREAS,
     CHANGE_CATEGORIES,
     EVIDENCE,
@@ -27,7 +28,6 @@ from scripts.releases import (
     Catalog,
     Change,
     ReleasePage,
-    scan_fences,
 )
 
 # The labels a timeline entry always counts, even at zero, so entries compare at a glance.

@@ -21,8 +21,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from scripts.compat import SOURCES
-from scripts.releases import SUPPORT_ENDS, Catalog, Release, version_key
+from scripts.catalog.compat import SOURCES
+from scripts.catalog.model import SUPPORT_ENDS, Catalog, Release, version_key
 from scripts.render import esc, evidence_mark, provisional_html
 
 FIELDS = ("python", "cuda")

@@ -24,7 +24,7 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from scripts.frontmatter import Problem
+from scripts.catalog.frontmatter import Problem
 
 # Asking the registry and reading its answer live in scripts/registry.py (the catalog's bottom layer); these names
 # stay importable from here for the tools that used them.
@@ -192,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         "--fetch", action="store_true", help=f"ask PyPI (network) and rewrite DOCS_DIR/{EVIDENCE_FILE}, dated today"
     )
     args = parser.parse_args(argv)
-    from scripts.releases import ReleaseDataError, load_catalog
+    from scripts.catalog.loader import load_catalog
+    from scripts.catalog.model import ReleaseDataError
 
     path = args.docs_dir / EVIDENCE_FILE
     if args.fetch:

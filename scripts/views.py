@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 
-from scripts.history import between, feature_history, release_changes
-from scripts.releases import AREAS, CHANGE_CATEGORIES, MATURITY_LABELS, Catalog, version_key
+from scripts.catalog.history import between, feature_history, release_changes
+from scripts.catalog.model import AREAS, CHANGE_CATEGORIES, MATURITY_LABELS, Catalog, version_key
 from scripts.render import UI, esc, evidence_mark, maturity_badge, text_html
 
 UI["zh"].update(

@@ -66,7 +66,7 @@ def built_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def catalog():
-    from scripts.releases import load_catalog
+    from scripts.catalog.loader import load_catalog
 
     return load_catalog(ROOT / "docs")
 

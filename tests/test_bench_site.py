@@ -26,7 +26,9 @@ from scripts.bench_site import (
     plain_material_config,
     write_plain_config,
 )
-from scripts.releases import load_catalog, split_front_matter, version_key
+from scripts.catalog.frontmatter import split_front_matter
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import version_key
 
 
 def gz(data: bytes) -> int:

@@ -21,9 +21,10 @@ from reference_data import (
     UPGRADE_1_13_TO_2_6,
 )
 
-from scripts.history import status_today
+from scripts.catalog.history import status_today
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import ReleaseDataError
 from scripts.install_view import install_options, install_section
-from scripts.releases import ReleaseDataError, load_catalog
 from scripts.verdicts import library_pin
 from scripts.verify_compat import EVIDENCE_FILE, disagreements, load_evidence
 from scripts.views import upgrade_items
@@ -107,7 +108,7 @@ MATURITY_RANK = {"Experimental": 0, "Prototype": 0, "Beta": 1, "API-Unstable": 1
 
 def test_no_label_journey_steps_down(catalog):
     # A step down (Stable 1.9 -> API-Unstable 2.10) has so far always meant one id given to two things.
-    from scripts.history import feature_history
+    from scripts.catalog.history import feature_history
 
     for entry in feature_history(catalog, "en"):
         ranked = [(version, label) for version, label in entry["steps"] if label in MATURITY_RANK]

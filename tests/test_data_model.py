@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT
 
+from scripts.catalog.fences import heading_anchors
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import ReleaseDataError, language_of, version_key
 from scripts.new_release import scaffold
-from scripts.releases import ReleaseDataError, heading_anchors, language_of, load_catalog, version_key
 from scripts.render import join_cjk_soft_breaks, release_header, timeline
 
 
@@ -98,7 +100,7 @@ def test_scaffold_cli_rejects_bad_version(tmp_path):
 def test_validator_cli_reports_and_exits_nonzero(tmp_path):
     scaffold("3.0", tmp_path / "docs")
     result = subprocess.run(
-        [sys.executable, "-m", "scripts.releases", "--docs-dir", str(tmp_path / "docs")],
+        [sys.executable, "-m", "scripts.checks.pages", "--docs-dir", str(tmp_path / "docs")],
         cwd=ROOT,
         capture_output=True,
         text=True,

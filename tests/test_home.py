@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_site import home_url, soup_of
 
-from scripts.releases import LANGUAGES
+from scripts.catalog.model import LANGUAGES
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}

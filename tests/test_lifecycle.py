@@ -11,8 +11,8 @@ import pytest
 from reference_data import LIFECYCLE_SAMPLES
 from test_site import resolve, soup_of
 
-from scripts.history import feature_history
-from scripts.releases import AREAS, LANGUAGES, version_key
+from scripts.catalog.history import feature_history
+from scripts.catalog.model import AREAS, LANGUAGES, version_key
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 PHONE = {"width": 390, "height": 844}

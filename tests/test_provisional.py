@@ -14,9 +14,10 @@ from conftest import FIXTURES, ROOT
 from reference_data import PROVISIONAL
 from test_site import soup_of
 
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import ReleaseDataError
 from scripts.new_release import provisional_problems, registry_facts, scaffold, scaffold_provisional
 from scripts.registry import EVIDENCE_FILE, load_evidence
-from scripts.releases import ReleaseDataError, load_catalog
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from scripts.history import feature_history
+from scripts.catalog.history import feature_history
 from scripts.search_index import (
     FLAG_INSTALL,
     FLAG_INTRODUCES,

@@ -11,8 +11,8 @@ import yaml
 from bs4 import BeautifulSoup
 from conftest import ROOT
 
-from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, MATURITY_LABELS
-from scripts.releases import RELEASES_DIR as RELEASES
+from scripts.catalog.model import DEFAULT_LANGUAGE, LANGUAGES, MATURITY_LABELS
+from scripts.catalog.model import RELEASES_DIR as RELEASES
 
 OTHER = {"zh": "en", "en": "zh"}
 SITE_URL = "http://127.0.0.1:8000/"  # mkdocs.yml's default when SITE_URL is unset

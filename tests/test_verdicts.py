@@ -9,8 +9,8 @@ import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOT
 
+from scripts.catalog.model import version_key
 from scripts.registry import EVIDENCE_FILE, cuda_of_version_py, library_record, load_evidence, release_record
-from scripts.releases import version_key
 from scripts.verdicts import accepts, command_pythons, default_cuda, install_patch, library_pin, python_verdict
 
 EVIDENCE = load_evidence(ROOT / "docs" / EVIDENCE_FILE)

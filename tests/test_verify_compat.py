@@ -12,7 +12,7 @@ import zipfile
 import pytest
 from conftest import FIXTURES
 
-from scripts.releases import load_catalog
+from scripts.catalog.loader import load_catalog
 from scripts.verify_compat import disagreements, fetch_evidence, pending_release, python_of
 
 

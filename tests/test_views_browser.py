@@ -14,8 +14,8 @@ import pytest
 from conftest import ROOT
 from reference_data import OFFICIAL, PROVISIONAL
 
+from scripts.catalog.model import CHANGE_CATEGORIES, version_key
 from scripts.compat_views import _filter_values
-from scripts.releases import CHANGE_CATEGORIES, version_key
 from scripts.verify_compat import EVIDENCE_FILE, load_evidence
 from scripts.views import upgrade_items
 

@@ -12,7 +12,7 @@ of the build) for an index nothing reads: each page is marked `search: exclude` 
 search_index.json holds only its config, which Material's page script still fetches.
 
 What the index knows beyond the pages' text (scripts/search_index.py): the section of the release that first
-lists a feature (feature ids, scripts/history.py), so it ranks above later mentions; each release page
+lists a feature (feature ids, scripts/catalog/history.py), so it ranks above later mentions; each release page
 answers to its version, and the newest release's to "latest", "newest" and 最新; other pages to the words
 of their address. Which documents answer a kind of question: a release's `#install` section (FLAG_INSTALL,
 for "how to install 1.8"), every document of the end-of-support page and the compatibility matrix
@@ -28,8 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from mkdocs.plugins import event_priority  # noqa: E402
 
-from scripts.history import feature_history  # noqa: E402
-from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, cached_catalog  # noqa: E402
+from scripts.catalog.history import feature_history  # noqa: E402
+from scripts.catalog.loader import cached_catalog  # noqa: E402
+from scripts.catalog.model import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 from scripts.search_index import (  # noqa: E402
     FLAG_INSTALL,
     FLAG_SUPPORT,

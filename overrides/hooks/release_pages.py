@@ -12,11 +12,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from mkdocs.utils import get_relative_url  # noqa: E402
 
+from scripts.catalog.history import status_today  # noqa: E402
+from scripts.catalog.loader import cached_catalog  # noqa: E402
+from scripts.catalog.model import DEFAULT_LANGUAGE, RELEASES_DIR, language_of  # noqa: E402
 from scripts.compat_views import matrix_row_id  # noqa: E402
-from scripts.history import status_today  # noqa: E402
 from scripts.install_view import install_section, quick_facts  # noqa: E402
 from scripts.registry import evidence_of  # noqa: E402
-from scripts.releases import DEFAULT_LANGUAGE, RELEASES_DIR, cached_catalog, language_of  # noqa: E402
 from scripts.render import changes_section, release_footer, release_header  # noqa: E402
 from scripts.snippets.badges import badge_for  # noqa: E402
 from scripts.snippets.status import DEFAULT_STATUS_FILE, load_status  # noqa: E402

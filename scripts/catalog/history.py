@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scripts.releases import AREAS, Catalog, Change, Release, version_key
+from scripts.catalog.model import AREAS, Catalog, Change, Release, version_key
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Strict reading of a page's front matter, with the line of every value, for messages as `path:line: message`.
 
-Used by the release catalog (scripts/releases.py) and by the site-wide page checks (scripts/pages.py).
+Used by the release catalog (scripts/catalog/) and by the site-wide page checks (scripts/checks/pages.py).
 YAML is only *composed* here (nodes with positions), never constructed into Python objects, so:
 
 - a value keeps its text as written (`version: 2.10` stays "2.10", dates stay strings until checked);

@@ -6,7 +6,7 @@
   there. A link whose target is outside the project, inside or holding a `.git`, dangling, or a loop is
   refused, and so is anything named `.git` under docs/.
 - **Files published as they are that could run script in the site's origin**: an SVG file must pass the
-  same allowlist as inline SVG (scripts/html_policy.py: no script, event handler, link, animation or external
+  same allowlist as inline SVG (scripts/checks/html_policy.py: no script, event handler, link, animation or external
   reference); HTML, XHTML and XSLT files are refused, and so is an XML file that names a style sheet.
 - **A folder named like a page** (`x.md/`) crashes MkDocs with a traceback; it is reported instead.
 - **Front matter of every page**, parsed as strictly as a release page's (unknown YAML tags, aliases,
@@ -18,18 +18,29 @@
 - **Code fences** that never close swallow the rest of a page.
 
 `check_site_pages(docs_dir)` returns every problem as `frontmatter.Problem` (path:line: message); the build
-hook `validate_releases.py` and `python -m scripts.releases` (make check-pages) run it.
+hook `validate_releases.py` and `python -m scripts.checks.pages` (make check-pages) run it, the latter with the
+release catalog's own checks:
+
+    python -m scripts.checks.pages [--docs-dir docs]
 """
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import os
 import re
+import sys
 from pathlib import Path
 
-from scripts.frontmatter import Problem, Reader, parse_front_matter, read_page_text, shown_path
-from scripts.html_policy import source_line, svg_findings
+from scripts.catalog.fences import scan_fences
+from scripts.catalog.frontmatter import Problem, Reader, parse_front_matter, read_page_text, shown_path
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import AREAS, LANGUAGES, RELEASES_DIR, ReleaseDataError
+from scripts.catalog.paths import unsafe_path_problem
+from scripts.checks.html_policy import source_line, svg_findings
+from scripts.snippets.extract import extract_page
+from scripts.snippets.parse import pycon_problems, python_problems
 
 # Front matter fields a non-release page may use (MkDocs/Material meaning in brackets).
 PAGE_FIELDS = ("title", "description", "hide", "search")
@@ -46,45 +57,6 @@ HOME_PAGES = ("index.md", "index.en.md")
 # Static files a browser would run as a document of the site: published verbatim by MkDocs, never checked.
 DOCUMENT_SUFFIXES = (".html", ".htm", ".xhtml", ".xht", ".shtml", ".xsl", ".xslt", ".svgz")
 XML_STYLESHEET_RE = re.compile(r"<\?xml-stylesheet", re.IGNORECASE)
-
-
-def _reaches_git(resolved: Path, root: Path) -> bool:
-    """Whether a link's target is inside a `.git` folder or is a folder holding one (the repository root)."""
-    if ".git" in resolved.relative_to(root).parts:
-        return True
-    return resolved.is_dir() and (resolved / ".git").exists()
-
-
-def unsafe_path_problem(path: Path, root: Path, shown: str) -> Problem | None:
-    """A problem if `path` is named `.git`, or is a symbolic link that is dangling, loops, leads outside
-    `root` or reaches a `.git` folder."""
-    if path.name == ".git":
-        return Problem(shown, 1, "a '.git' entry under docs/ is refused: it could publish repository data and tokens")
-    if not path.is_symlink():
-        return None
-    target = os.readlink(path)
-    try:
-        resolved = path.resolve(strict=True)
-    except FileNotFoundError:
-        return Problem(shown, 1, f"symbolic link to '{target}' points at nothing: remove it or make it a real file")
-    except (RuntimeError, OSError):
-        return Problem(shown, 1, f"symbolic link to '{target}' loops: remove it")
-    root = root.resolve()
-    try:
-        resolved.relative_to(root)
-    except ValueError:
-        return Problem(
-            shown, 1, f"symbolic link to '{target}' leads outside the repository: refused (it would publish that file)"
-        )
-    if resolved.is_dir() and path.parent.resolve().is_relative_to(resolved):
-        return Problem(shown, 1, f"symbolic link to '{target}' loops (it points at a folder that holds it): remove it")
-    if _reaches_git(resolved, root):
-        return Problem(
-            shown,
-            1,
-            f"symbolic link to '{target}' reaches the repository's .git folder: refused (it would publish it, and the deploy token it holds)",
-        )
-    return None
 
 
 def published_file_problems(path: Path, shown: str) -> list[Problem]:
@@ -159,8 +131,6 @@ def _walk(docs_dir: Path, root: Path) -> tuple[list[Path], list[Problem]]:
 
 def marker_problems(body: str, body_line: int, shown: str, areas) -> list[Problem]:
     """Unknown or misspelt marker comments (outside code fences), and topic markers naming no area."""
-    from scripts.releases import scan_fences
-
     problems = []
     lines = body.split("\n")
     for index, (line, in_code) in enumerate(zip(lines, scan_fences(lines)[0], strict=True)):
@@ -229,9 +199,6 @@ def code_block_problems(path: Path, docs_dir: Path, in_releases: bool) -> list[P
     """What the snippet checker's torch-free tiers find in a page's code blocks, so the build refuses it too:
     blocks that would not render as code (an unclosed fence, a line indented less than its fence), missing or
     unknown language tags, bad or misspelt snippet directives, and Python that does not parse."""
-    from scripts.snippets.extract import extract_page
-    from scripts.snippets.parse import pycon_problems, python_problems
-
     page = extract_page(path, docs_dir)
     diagnostics = list(page.problems)
     for snippet in page.snippets:
@@ -268,8 +235,6 @@ def check_site_pages(docs_dir: Path | str) -> list[Problem]:
 
 def check_pages(docs_dir: Path | str) -> list[Problem]:
     """Every problem of every file under docs_dir (see the module docstring)."""
-    from scripts.releases import AREAS, RELEASES_DIR
-
     docs_dir = Path(docs_dir)
     root = docs_dir.resolve().parent
     pages, problems = _walk(docs_dir, root)
@@ -298,3 +263,39 @@ def check_pages(docs_dir: Path | str) -> list[Problem]:
                 )
             )
     return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.checks.pages",
+        description="Validate every release page (and every other page's front matter and markers) and print a summary.",
+    )
+    parser.add_argument("--docs-dir", default="docs", help="the MkDocs docs_dir (default: docs)")
+    args = parser.parse_args(argv)
+    docs_dir = Path(args.docs_dir)
+    if not docs_dir.is_dir():
+        print(f"error: docs dir '{args.docs_dir}' does not exist", file=sys.stderr)
+        return 2
+    problems = check_site_pages(docs_dir)
+    catalog = None
+    try:
+        catalog = load_catalog(docs_dir)
+    except ReleaseDataError as exc:
+        problems = problems + exc.problems
+    if problems:
+        error = ReleaseDataError(problems)
+        print(error, file=sys.stderr)
+        print(f"{len(error.problems)} problem(s) found", file=sys.stderr)
+        return 1
+    for release in catalog.releases:
+        counts = ", ".join(f"{n} {label}" for label, n in release.facts.maturity_counts().items())
+        extra = f", {len(release.changes)} changes" if release.changes else ""
+        print(
+            f"{release.version:>5}  {release.date_iso:<10}  {len(release.features)} features ({counts or 'none'}){extra}"
+        )
+    print(f"{len(catalog.releases)} releases, {len(catalog.releases) * len(LANGUAGES)} pages: OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
