@@ -78,7 +78,7 @@ test: $(VENV)/.test-installed node_modules/.installed chromium java bwrap
 ## print what a maintainer must do (exit 1 when the site is behind); UPDATE=1 also rewrites the evidence, dated today
 .PHONY: check-upstream
 check-upstream: $(VENV)/.site-installed
-	$(BIN)/python -m scripts.check_upstream$(if $(filter 1,$(UPDATE)), --update)
+	$(BIN)/python -m scripts.checks.upstream$(if $(filter 1,$(UPDATE)), --update)
 
 ## bench: the figures (build time, scaling, bytes per view, Lighthouse, search); minutes, not a test
 bench: $(VENV)/.test-installed node_modules/.installed chromium

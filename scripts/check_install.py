@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-from scripts.registry import EVIDENCE_FILE, PACKAGES, load_evidence, python_key
+from scripts.catalog.compat import python_key
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
+from scripts.registry.wheels import PACKAGES
 from scripts.verdicts import command_pythons
 
 PLATFORM_TAGS = {

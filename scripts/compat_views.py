@@ -11,7 +11,7 @@ import json
 from scripts.catalog.compat import SOURCES, Claim
 from scripts.catalog.model import Catalog, Release
 from scripts.install_view import SYSTEM_NAMES, python_summary  # noqa: F401 - python_summary: kept importable from here
-from scripts.registry import MAIN_PLATFORM, PLATFORMS
+from scripts.registry.wheels import MAIN_PLATFORM, PLATFORMS
 from scripts.render import esc, evidence_mark
 from scripts.verdicts import PYPI, Pin, install_patch, library_pin, pypi_builds, python_verdict
 

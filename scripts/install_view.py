@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scripts.catalog.compat import python_key
 from scripts.catalog.model import Release, version_key
-from scripts.registry import MAIN_PLATFORM, PLATFORMS, python_key
+from scripts.registry.wheels import MAIN_PLATFORM, PLATFORMS
 from scripts.render import esc, evidence_mark
 from scripts.verdicts import (
     PYPI,

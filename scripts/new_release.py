@@ -28,7 +28,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts.catalog.compat import CUDA_VERSIONS, PYTHON_VERSIONS
+from scripts.catalog.compat import CUDA_VERSIONS, PYTHON_VERSIONS, python_key
 from scripts.catalog.frontmatter import split_front_matter
 from scripts.catalog.model import (
     DEFAULT_LANGUAGE,
@@ -38,7 +38,8 @@ from scripts.catalog.model import (
     VERSION_RE,
     page_file_name,
 )
-from scripts.registry import EVIDENCE_FILE, MAIN_PLATFORM, PLATFORMS, load_evidence, python_key, version_key
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
+from scripts.registry.wheels import MAIN_PLATFORM, PLATFORMS, version_key
 
 LIBRARIES = ("torchvision", "torchaudio")
 PLATFORM_NAMES = {

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
-from scripts.registry import MAIN_PLATFORM, PLATFORMS, python_key, version_key
+from scripts.catalog.compat import python_key
+from scripts.registry.wheels import MAIN_PLATFORM, PLATFORMS, version_key
 
 PYPI = "PyPI"
 

@@ -25,27 +25,10 @@ import sys
 from pathlib import Path
 
 from scripts.catalog.frontmatter import Problem
-
-# Asking the registry and reading its answer live in scripts/registry.py (the catalog's bottom layer); these names
-# stay importable from here for the tools that used them.
-from scripts.registry import (  # noqa: F401
-    EVIDENCE_FILE,
-    MAIN_PLATFORM,
-    PACKAGES,
-    REGISTRY,
-    by_release,
-    fetch_evidence,
-    load_evidence,
-    platform_of,
-    python_of,
-    release_record,
-    simple_index,
-    wheel_requires,
-    write_evidence,
-)
-from scripts.registry import (
-    version_key as _version_key,
-)
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence, write_evidence
+from scripts.registry.pypi import fetch_evidence
+from scripts.registry.wheels import MAIN_PLATFORM
+from scripts.registry.wheels import version_key as _version_key
 
 # --- comparing ---------------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""scripts/check_upstream.py against recorded PyPI answers (tests/fixtures/upstream, trimmed from PyPI's real
+"""scripts/checks/upstream.py against recorded PyPI answers (tests/fixtures/upstream, trimmed from PyPI's real
 simple index on 2026-11-26) and a local stand-in for PyPI: never the network. Also the two GitHub workflows and
 the Makefile target that run it."""
 
@@ -15,7 +15,7 @@ import pytest
 import yaml
 from conftest import FIXTURES, ROOT
 
-from scripts.check_upstream import main
+from scripts.checks.upstream import main
 
 RECORDED = FIXTURES / "upstream"  # torch 2.14.0–2.15.0, torchvision 0.29.0–0.29.2, torchaudio 2.0.0 (yanked), 2.11.0
 EVIDENCE_DAY = "2026-10-01"  # the fixture evidence: torch 2.14.x, torchvision 0.29.0/0.29.1, torchaudio 2.11.0
@@ -455,5 +455,5 @@ def test_make_check_upstream_target(extra, flag):
     result = subprocess.run(
         ["make", "-n", "check-upstream", *extra], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    command = next(line for line in result.stdout.splitlines() if "scripts.check_upstream" in line)
+    command = next(line for line in result.stdout.splitlines() if "scripts.checks.upstream" in line)
     assert command.rstrip().endswith("--update") is flag

@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup
 from conftest import ROOT
 
 from scripts.check_install import check_site, plain_commands, resolve, stand_in_wheels
-from scripts.registry import EVIDENCE_FILE, load_evidence
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 from scripts.verdicts import command_pythons
 
 EVIDENCE = load_evidence(ROOT / "docs" / EVIDENCE_FILE)

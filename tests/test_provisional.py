@@ -17,7 +17,7 @@ from test_site import soup_of
 from scripts.catalog.loader import load_catalog
 from scripts.catalog.model import ReleaseDataError
 from scripts.new_release import provisional_problems, registry_facts, scaffold, scaffold_provisional
-from scripts.registry import EVIDENCE_FILE, load_evidence
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 

@@ -11,7 +11,7 @@ from conftest import ROOT
 from reference_data import LTS, PROVISIONAL
 from test_site import resolve, soup_of
 
-from scripts.registry import EVIDENCE_FILE, load_evidence
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 from scripts.support_view import RELEASE_PLAN, support_ranges, support_timeline
 
 LANG_PREFIX = {"zh": "", "en": "en/"}

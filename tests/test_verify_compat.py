@@ -13,7 +13,9 @@ import pytest
 from conftest import FIXTURES
 
 from scripts.catalog.loader import load_catalog
-from scripts.verify_compat import disagreements, fetch_evidence, pending_release, python_of
+from scripts.registry.pypi import fetch_evidence
+from scripts.registry.wheels import python_of
+from scripts.verify_compat import disagreements, pending_release
 
 
 def _wheel(requires: list[str]) -> bytes:

@@ -16,7 +16,7 @@ from reference_data import OFFICIAL, PROVISIONAL
 
 from scripts.catalog.model import CHANGE_CATEGORIES, version_key
 from scripts.compat_views import _filter_values
-from scripts.verify_compat import EVIDENCE_FILE, load_evidence
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 from scripts.views import upgrade_items
 
 pytestmark = pytest.mark.browser

@@ -19,7 +19,7 @@ from mkdocs.utils import get_relative_url  # noqa: E402
 from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import AREAS, language_of, page_file_name  # noqa: E402
 from scripts.compat_views import compat_matrix  # noqa: E402
-from scripts.registry import evidence_of  # noqa: E402
+from scripts.registry.evidence import evidence_of  # noqa: E402
 from scripts.support_view import support_timeline  # noqa: E402
 from scripts.views import compare, lifecycle, topic  # noqa: E402
 

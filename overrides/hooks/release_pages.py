@@ -17,7 +17,7 @@ from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import DEFAULT_LANGUAGE, RELEASES_DIR, language_of  # noqa: E402
 from scripts.compat_views import matrix_row_id  # noqa: E402
 from scripts.install_view import install_section, quick_facts  # noqa: E402
-from scripts.registry import evidence_of  # noqa: E402
+from scripts.registry.evidence import evidence_of  # noqa: E402
 from scripts.render import changes_section, release_footer, release_header  # noqa: E402
 from scripts.snippets.badges import badge_for  # noqa: E402
 from scripts.snippets.status import DEFAULT_STATUS_FILE, load_status  # noqa: E402

@@ -7,7 +7,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import language_of  # noqa: E402
-from scripts.registry import evidence_of  # noqa: E402
+from scripts.registry.evidence import evidence_of  # noqa: E402
 from scripts.render import esc, timeline  # noqa: E402
 from scripts.verify_compat import pending_release  # noqa: E402
 

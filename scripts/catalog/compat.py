@@ -109,6 +109,16 @@ KNOWN_VERSIONS = {
     "cuda": ("CUDA", CUDA_VERSIONS),
     "pypi_cuda": ("CUDA", CUDA_VERSIONS),
 }
+
+
+def python_key(version: str) -> tuple:
+    """Sort key of a Python version ("3.9" < "3.10" < "3.13t"); a pure wheel's "py2"/"py3" after every 2.x / 3.x."""
+    if version in ("py2", "py3"):
+        return (int(version[2]), 99, False)
+    major, minor = version.rstrip("t").split(".")
+    return int(major), int(minor), version.endswith("t")
+
+
 ROCM_RE = re.compile(r"^\d\.\d{1,2}(\.\d{1,2}){0,2}$")
 LIBRARY_VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 NOTE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
