@@ -28,7 +28,7 @@ $(VENV)/.test-installed: $(VENV)/.site-installed
 ## build: the hosted site into $(SITE)/ (fails on any warning or bad release page), with the offline zip
 build: $(VENV)/.site-installed
 	$(BIN)/mkdocs build --strict --site-dir $(SITE)
-	$(BIN)/python -m scripts.offline --site-dir $(SITE)
+	$(BIN)/python -m scripts.tools.offline --site-dir $(SITE)
 
 ## serve: build, then serve exactly what would be published
 serve: build
@@ -82,8 +82,8 @@ check-upstream: $(VENV)/.site-installed
 
 ## bench: the figures (build time, scaling, bytes per view, Lighthouse, search); minutes, not a test
 bench: $(VENV)/.test-installed node_modules/.installed chromium
-	$(BIN)/python -m scripts.bench_site
-	$(BIN)/python -m scripts.bench_search --offline
+	$(BIN)/python -m scripts.bench.site
+	$(BIN)/python -m scripts.bench.search --offline
 
 clean:
 	rm -rf $(SITE) .cache .pytest_cache

@@ -351,7 +351,7 @@ def compat_matrix(catalog: Catalog, lang: str, href, evidence: dict | None = Non
     out += ["</tbody></table>"]
     out.append(f'<p class="compat-key">{esc(t["matrix_key"])}</p>')
     if evidence:
-        from scripts.verify_compat import pending_release
+        from scripts.checks.verify_compat import pending_release
 
         pending = pending_release(catalog, evidence)
         if pending:

@@ -24,11 +24,11 @@ from reference_data import (
 from scripts.catalog.history import status_today
 from scripts.catalog.loader import load_catalog
 from scripts.catalog.model import ReleaseDataError
+from scripts.checks.verify_compat import disagreements
 from scripts.install_view import install_options, install_section
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 from scripts.verdicts import library_pin
-from scripts.verify_compat import disagreements
-from scripts.views import upgrade_items
+from scripts.views.upgrade import upgrade_items
 
 # Where breaking-changes.md (and releases-0.x.md §3) puts each change: change id -> release.
 CHANGE_HOMES = {

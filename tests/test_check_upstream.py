@@ -362,7 +362,7 @@ def test_update_writes_the_evidence_with_the_given_date(capsys, docs, fake_pypi)
 
 def test_the_way_from_a_new_release_to_a_provisional_page_and_on(capsys, docs, answers, fake_pypi):
     """Refetch, write the provisional page the check asks for: up to date. Then a new pin, then the post."""
-    from scripts.new_release import main as new_release
+    from scripts.tools.new_release import main as new_release
 
     assert _check(capsys, docs, "--registry", fake_pypi, "--update", "--date", "2026-11-23")[0] == 1
     assert new_release(["2.15", "--provisional", "--docs-dir", str(docs)]) == 0

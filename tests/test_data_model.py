@@ -12,8 +12,8 @@ from conftest import FIXTURES, ROOT
 from scripts.catalog.fences import heading_anchors
 from scripts.catalog.loader import load_catalog
 from scripts.catalog.model import ReleaseDataError, language_of, version_key
-from scripts.new_release import scaffold
 from scripts.render import join_cjk_soft_breaks, release_header, timeline
+from scripts.tools.new_release import scaffold
 
 
 def test_versions_sort_as_numbers():

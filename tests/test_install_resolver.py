@@ -1,5 +1,5 @@
 """Every plain PyPI command on every page (both languages) is resolved by pip's own resolver, offline, against
-stand-in wheels made from the registry evidence (scripts/check_install.py); yanked pins are labelled; the Python line
+stand-in wheels made from the registry evidence (scripts/checks/install_resolver.py); yanked pins are labelled; the Python line
 above a command is what PyPI has for every package it pins."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOT
 
-from scripts.check_install import check_site, plain_commands, resolve, stand_in_wheels
+from scripts.checks.install_resolver import check_site, plain_commands, resolve, stand_in_wheels
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 from scripts.verdicts import command_pythons
 

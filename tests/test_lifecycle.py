@@ -1,4 +1,4 @@
-"""The feature lifecycle (docs/lifecycle.md, scripts/views.py `lifecycle`): one strip per feature on a release
+"""The feature lifecycle (docs/lifecycle.md, scripts/views/lifecycle.py `lifecycle`): one strip per feature on a release
 axis shared by all, newest feature first, the label journey in words beside it.
 
 It must say what the release pages say (every mention drawn at its release, in its label), draw nothing but

@@ -17,7 +17,7 @@ from reference_data import OFFICIAL, PROVISIONAL
 from scripts.catalog.model import CHANGE_CATEGORIES, version_key
 from scripts.compat_views import _filter_values
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
-from scripts.views import upgrade_items
+from scripts.views.upgrade import upgrade_items
 
 pytestmark = pytest.mark.browser
 LANG_PREFIX = {"zh": "", "en": "en/"}

@@ -21,7 +21,8 @@ from scripts.catalog.model import AREAS, language_of, page_file_name  # noqa: E4
 from scripts.compat_views import compat_matrix  # noqa: E402
 from scripts.registry.evidence import evidence_of  # noqa: E402
 from scripts.support_view import support_timeline  # noqa: E402
-from scripts.views import compare, lifecycle, topic  # noqa: E402
+from scripts.views.lifecycle import lifecycle, topic  # noqa: E402
+from scripts.views.upgrade import compare  # noqa: E402
 
 TOPIC_MARKER = re.compile(r"<!-- topic: ([^>]+?) -->")
 PLACEHOLDER = '<div class="generated-view" data-view="{name}"></div>'

@@ -5,13 +5,13 @@ Page views load nothing of it: the search worker (docs/assets/javascripts/search
 reader's language's first part (titles, versions, API names; search/index.<lang>.json) when the reader
 opens search or first types, answers from it, then loads the full text (search/index.<lang>.text.json);
 the other language's after answering. The offline copy, which cannot fetch from file://, has each part as a
-script (search/index.<lang>.js, search/index.<lang>.text.js). scripts/search_index.py says what each holds.
+script (search/index.<lang>.js, search/index.<lang>.text.js). scripts/views/search_index.py says what each holds.
 
 Material's search plugin would index every page too (and segment all Chinese text with jieba, about a third
 of the build) for an index nothing reads: each page is marked `search: exclude` for it, so its
 search_index.json holds only its config, which Material's page script still fetches.
 
-What the index knows beyond the pages' text (scripts/search_index.py): the section of the release that first
+What the index knows beyond the pages' text (scripts/views/search_index.py): the section of the release that first
 lists a feature (feature ids, scripts/catalog/history.py), so it ranks above later mentions; each release page
 answers to its version, and the newest release's to "latest", "newest" and 最新; other pages to the words
 of their address. Which documents answer a kind of question: a release's `#install` section (FLAG_INSTALL,
@@ -31,7 +31,7 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from scripts.catalog.history import feature_history  # noqa: E402
 from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
-from scripts.search_index import (  # noqa: E402
+from scripts.views.search_index import (
     FLAG_INSTALL,
     FLAG_SUPPORT,
     PARTS,
@@ -44,7 +44,7 @@ from scripts.search_index import (  # noqa: E402
     split_index,
     unescape_title,
 )
-from scripts.views import UI  # noqa: E402  (views adds the search_upgrade_* words)
+from scripts.views.upgrade import UI  # noqa: E402  (the upgrade view's search_upgrade_* words)
 
 UPGRADE_VIEW_SOURCE = re.compile(r"^compare(?:\.[a-z]{2})?\.md$")
 # The pages that answer "which releases support Python 3.12 / CUDA 12.1": every document of them.

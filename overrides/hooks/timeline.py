@@ -7,9 +7,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import language_of  # noqa: E402
+from scripts.checks.verify_compat import pending_release  # noqa: E402
 from scripts.registry.evidence import evidence_of  # noqa: E402
 from scripts.render import esc, timeline  # noqa: E402
-from scripts.verify_compat import pending_release  # noqa: E402
 
 PENDING = {
     "zh": "PyPI 上已有 PyTorch {version}（{uploaded} 首次上传，{checked} 核对），但这里还没有它的官方发布文章，所以暂不收录。",

@@ -26,7 +26,7 @@ and the site shows disagreements instead of resolving them silently:
         - {torch: ["2.6.0"], version: "2.6.0", sources: [P, A], evidence: official}
       pypi_cuda:                  # which CUDA build plain `pip install torch==X` gets from PyPI, where a source
         - {version: "…", sources: [P], evidence: official}   # says so (e.g. 10.2 for 1.5–1.8.0)
-      not_on_pypi: ["1.8.2"]   # patch releases PyPI never had (checked by scripts/verify_compat.py)
+      not_on_pypi: ["1.8.2"]   # patch releases PyPI never had (checked by scripts/checks/verify_compat.py)
       notes:
         - {id: torchvision-python, text: "…"}
 

@@ -1,6 +1,6 @@
 """Build the offline copy of the site and pack it as a zip that the hosted site links to.
 
-    python -m scripts.offline [--site-dir site] [--project .]
+    python -m scripts.tools.offline [--site-dir site] [--project .]
 
 Runs a second, strict MkDocs build with OFFLINE=true (Material's offline plugin: `.html` URLs, vendored
 iframe-worker shim; our search index as scripts, two per language), checks that each language has its index,
@@ -19,13 +19,13 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from scripts.search_index import index_file, read_index_script
+from scripts.views.search_index import index_file, read_index_script
 
 LANGUAGES = ("zh", "en")
 ZIP_PATH = "downloads/pytorch-timeline-offline.zip"
 TOP_FOLDER = "pytorch-timeline-offline"
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip entry can hold
-# Material's own search worker (kept for scripts/bench_search.py's comparison) loads only these lunr files.
+# Material's own search worker (kept for scripts/bench/search.py's comparison) loads only these lunr files.
 LUNR_KEEP = {"lunr.stemmer.support.min.js", "lunr.zh.min.js", "lunr.multi.min.js"}
 
 
@@ -110,7 +110,7 @@ def build_offline_zip(project: Path, site_dir: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.offline", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m scripts.tools.offline", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--site-dir", type=Path, default=Path("site"), help="the hosted build to put the zip into (default: site)"
     )

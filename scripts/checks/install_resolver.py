@@ -1,6 +1,6 @@
 """Every plain PyPI `pip install` command of the built site, resolved by pip's own resolver, offline.
 
-    python -m scripts.check_install SITE_DIR [--docs-dir docs] [--platform linux-x86_64]
+    python -m scripts.checks.install_resolver SITE_DIR [--docs-dir docs] [--platform linux-x86_64]
 
 pip cannot ask PyPI here (tests stay offline), so it is given stand-in wheels made from the registry evidence
 (docs/.pypi-evidence.json): one empty wheel per package, release, CPython version and platform that PyPI has, whose
@@ -58,7 +58,7 @@ def _write_wheel(path: Path, name: str, version: str, requires: list[str]) -> No
     metadata = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"] + [
         f"Requires-Dist: {r}" for r in requires
     ]
-    wheel = ["Wheel-Version: 1.0", "Generator: scripts.check_install", "Root-Is-Purelib: false"]
+    wheel = ["Wheel-Version: 1.0", "Generator: scripts.checks.install_resolver", "Root-Is-Purelib: false"]
     record = [f"{info}/METADATA,,", f"{info}/WHEEL,,", f"{info}/RECORD,,"]
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr(f"{info}/METADATA", "\n".join(metadata) + "\n")
@@ -230,7 +230,9 @@ def check_site(site: Path, evidence: dict, platform: str = "linux-x86_64", worke
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.check_install", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.checks.install_resolver", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("site", type=Path, help="a built site (mkdocs build --site-dir SITE)")
     parser.add_argument("--docs-dir", default="docs", type=Path, help=f"where {EVIDENCE_FILE} is (default: docs)")
     parser.add_argument("--platform", default="linux-x86_64", choices=sorted(PLATFORM_TAGS))

@@ -1,6 +1,6 @@
 """Validate built pages with the Nu HTML checker (vnu.jar from npm `vnu-jar`, run on the machine's Java).
 
-    python -m scripts.check_html SITE_DIR [--vnu node_modules/vnu-jar/build/dist/vnu.jar]
+    python -m scripts.checks.nu_html SITE_DIR [--vnu node_modules/vnu-jar/build/dist/vnu.jar]
 
 Prints `page:line: message` for every error that is not in ALLOWLIST and exits 1 if there is any. Errors
 in markup Material itself writes, which we keep on purpose, are allowlisted below with the reason; an
@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VNU_JAR = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
 
@@ -117,7 +117,7 @@ def check_site(site: Path, vnu_jar: Path = VNU_JAR) -> tuple[list[Problem], set[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.check_html", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m scripts.checks.nu_html", description=__doc__.split("\n\n")[0])
     parser.add_argument("site_dir", type=Path)
     parser.add_argument("--vnu", type=Path, default=VNU_JAR, help="path to vnu.jar (default: from npm ci)")
     args = parser.parse_args(argv)

@@ -1,7 +1,7 @@
 """Search benchmark: our search on the hosted site and the offline copy, at full speed and with a 4x slower
 CPU, against Material's stock lunr search on the same pages.
 
-    python -m scripts.bench_search [--site-dir DIR] [--offline] [--repeats 5] [--no-stock] [--no-fast3g]
+    python -m scripts.bench.search [--site-dir DIR] [--offline] [--repeats 5] [--no-stock] [--no-fast3g]
 
 Prints, per language:
   index          bytes of the search file the first answer needs (the index's first part; raw and gzipped)
@@ -38,21 +38,25 @@ chromium and the test extra (playwright). Figures only: targets live in the issu
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import os
 import re
-import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-LANGS = ("zh", "en")
+from scripts.bench.common import ROOT, kb, log, test_harness
+from scripts.bench.search_site import (
+    LANGS,
+    build_site,
+    index_sizes,
+    text_sizes,
+    with_stock_worker,
+    with_throttled_workers,
+)
+from scripts.tools.offline import TOP_FOLDER, build_offline_zip
+
 HOME = {"zh": "", "en": "en/"}
 FIRST_KEY = {"zh": "分", "en": "t"}
 # DevTools' "Fast 3G" preset (what Lighthouse and the DevTools network panel call it).
@@ -61,148 +65,12 @@ FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1_440_000 /
 # search/search_docs.json, this version's search/index.<lang>.json|js.
 SEARCH_DATA = re.compile(r"/search/(search_index|search_docs|index\.(zh|en)(\.text)?)\.(json|js)$")
 
-WORKER_THROTTLE = """/* scripts/bench_search.py: CPU throttling for a worker, which Chromium does not throttle: each task is
- * followed by a busy wait of (rate - 1) times its length. */
-(function (rate) {
-  function stretch(fn) {
-    return function () {
-      var start = performance.now();
-      try { return fn.apply(this, arguments); } finally {
-        var end = performance.now() + (performance.now() - start) * (rate - 1);
-        while (performance.now() < end) {}
-      }
-    };
-  }
-  var listen = self.addEventListener;
-  self.addEventListener = function (type, fn, options) { return listen.call(self, type, stretch(fn), options); };
-  var then = Promise.prototype.then;
-  Promise.prototype.then = function (ok, fail) {
-    return then.call(this, typeof ok === "function" ? stretch(ok) : ok, typeof fail === "function" ? stretch(fail) : fail);
-  };
-  var later = self.setTimeout;
-  self.setTimeout = function (fn, ms) { return later.call(self, stretch(fn), ms); };
-  // Parsing JSON is a task of its own: as a callback, so that it is stretched too.
-  Response.prototype.json = function () { return this.text().then(JSON.parse); };
-})(%d);
-"""
-
-
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-def kb(n: int) -> str:
-    return f"{n / 1024:.1f} KB"
-
-
-def _test_harness():
-    if str(ROOT / "tests") not in sys.path:
-        sys.path.insert(0, str(ROOT / "tests"))
-
-
-def build_site(site_dir: Path) -> None:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(site_dir)],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
-
-
-# --- the index, in either layout ------------------------------------------------------------------------
-
-
-def first_query_files(site_dir: Path, lang: str) -> list[Path]:
-    """The search files a reader's first answer needs: this version's first part of the reader's language's
-    index (before it, the whole index of that language), or the older single file of both languages'
-    documents."""
-    ours = site_dir / "search" / f"index.{lang}.json"
-    if ours.is_file():
-        return [ours]
-    return [
-        p for p in [site_dir / "search" / "search_docs.json", site_dir / "search" / "search_index.json"] if p.is_file()
-    ]
-
-
-def _sizes(paths: list[Path]) -> tuple[int, int]:
-    data = b"".join(p.read_bytes() for p in paths)
-    return len(data), len(gzip.compress(data, 6))
-
-
-def index_sizes(site_dir: Path) -> dict[str, tuple[int, int]]:
-    """Raw and gzipped bytes the first answer needs, per reader language."""
-    return {lang: _sizes(first_query_files(site_dir, lang)) for lang in LANGS}
-
-
-def text_sizes(site_dir: Path) -> dict[str, tuple[int, int]]:
-    """Raw and gzipped bytes of the full text that follows the first part (none in older layouts)."""
-    return {
-        lang: _sizes([p for p in [site_dir / "search" / f"index.{lang}.text.json"] if p.is_file()]) for lang in LANGS
-    }
-
-
-def material_documents(site_dir: Path) -> list[dict]:
-    """Every search document in Material's shape ({location, title, text}), from either layout."""
-    docs = []
-    for lang in LANGS:
-        hosted, offline = site_dir / "search" / f"index.{lang}.json", site_dir / "search" / f"index.{lang}.js"
-        if hosted.is_file():
-            docs += [
-                {"location": d[0], "title": d[1], "text": d[2]}
-                for d in json.loads(hosted.read_text(encoding="utf-8"))["docs"]
-            ]
-        elif offline.is_file():
-            from scripts.search_index import read_index_script
-
-            docs += [
-                {"location": d[0], "title": d[1], "text": d[2]}
-                for d in read_index_script(offline.read_text(encoding="utf-8"))["docs"]
-            ]
-    if docs:
-        return docs
-    older = site_dir / "search" / "search_docs.json"
-    if older.is_file():
-        return json.loads(older.read_text(encoding="utf-8"))["docs"]
-    return json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
-
-
-def with_stock_worker(site_dir: Path, dest: Path) -> Path:
-    """A copy of a build whose pages load Material's own worker with the same documents (the reverse of
-    overrides/hooks/search_worker.py and lazy_search_index.py)."""
-    shutil.copytree(site_dir, dest, ignore=shutil.ignore_patterns("downloads"))
-    material = next((dest / "assets/javascripts/workers").glob("search.*.min.js")).name
-    for page in dest.rglob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        page.write_text(
-            re.sub(r"assets/javascripts/search/worker\.(zh|en)\.js", f"assets/javascripts/workers/{material}", text),
-            encoding="utf-8",
-        )
-    index = json.loads((dest / "search" / "search_index.json").read_text(encoding="utf-8"))
-    index["docs"] = material_documents(site_dir)
-    data = json.dumps(index, ensure_ascii=False)
-    (dest / "search" / "search_index.json").write_text(data, encoding="utf-8")
-    if (dest / "search" / "search_index.js").is_file():
-        (dest / "search" / "search_index.js").write_text(f"var __index = {data}", encoding="utf-8")
-    return dest
-
-
-def with_throttled_workers(site_dir: Path, dest: Path, rate: int) -> Path:
-    """A copy of a hosted build whose search workers run `rate` times slower (WORKER_THROTTLE)."""
-    shutil.copytree(site_dir, dest, ignore=shutil.ignore_patterns("downloads"))
-    for worker in (dest / "assets/javascripts/search").glob("worker.*.js"):
-        worker.write_text(WORKER_THROTTLE % rate + worker.read_text(encoding="utf-8"), encoding="utf-8")
-    return dest
-
-
-# --- measurements in Chromium ---------------------------------------------------------------------------
-
 
 @contextmanager
 def static_host(directory: Path):
     """The site over loopback as a static host serves it: gzip (level 6, each file compressed once) and
     max-age=600 as GitHub Pages (tests/browser.py serve_directory(like_a_web_host=True))."""
-    _test_harness()
+    test_harness()
     from browser import serve_directory
 
     with serve_directory(directory, like_a_web_host=True) as base:
@@ -381,9 +249,6 @@ def fast3g_first_query(site_dir: Path, repeats: int, pause_ms: int) -> dict[str,
     return out
 
 
-# --- the report -----------------------------------------------------------------------------------------
-
-
 def hosted_urls(base: str):
     return lambda path: base + path
 
@@ -400,7 +265,7 @@ def run_all(
     site_dir: Path, offline_dir: Path | None, work: Path, repeats: int, stock: bool, fast3g: bool, release: str
 ) -> list[tuple]:
     """[(mode, cpu, engine, lang, figures)] for every configuration."""
-    _test_harness()
+    test_harness()
     rows = []
     plans = [("hosted", 1, "ours"), ("hosted", 4, "ours")]
     if offline_dir is not None:
@@ -487,7 +352,7 @@ def report(rows: list[tuple], sizes: dict, header: str, text: dict | None = None
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.bench_search", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m scripts.bench.search", description=__doc__.split("\n\n")[0])
     parser.add_argument("--site-dir", type=Path, help="an existing build (default: build one into a temp dir)")
     parser.add_argument("--offline", action="store_true", help="also measure the offline copy from file://")
     parser.add_argument(
@@ -508,8 +373,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.offline:
             import zipfile
 
-            from scripts.offline import TOP_FOLDER, build_offline_zip
-
             log("building the offline copy")
             zip_path = build_offline_zip(ROOT, site_dir)
             with zipfile.ZipFile(zip_path) as archive:
@@ -524,4 +387,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

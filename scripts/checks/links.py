@@ -1,6 +1,6 @@
 """Check every internal link and #anchor of a built site; list external links without fetching them.
 
-    python -m scripts.check_links SITE_DIR [--site-url URL] [--report FILE]
+    python -m scripts.checks.links SITE_DIR [--site-url URL] [--report FILE]
 
 Reads every HTML file under SITE_DIR and follows each URL a page links to or loads (a/area/link href,
 script/img/source/iframe/video/audio src, srcset): the target file must exist (a folder URL means its
@@ -159,7 +159,7 @@ def broken_because(site: Path, pages: dict[str, ParsedPage], path: str, fragment
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.check_links", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m scripts.checks.links", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "site_dir", type=Path, help="a built site (mkdocs build --site-dir ...) or an unpacked offline copy"
     )

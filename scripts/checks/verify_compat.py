@@ -1,7 +1,7 @@
 """Check the catalog's compatibility facts against the registry itself, not only against tables.
 
-    python -m scripts.verify_compat --fetch     ask PyPI once, write docs/.pypi-evidence.json (dated)
-    python -m scripts.verify_compat             compare the catalog with that file, offline (tests do this)
+    python -m scripts.checks.verify_compat --fetch     ask PyPI once, write docs/.pypi-evidence.json (dated)
+    python -m scripts.checks.verify_compat             compare the catalog with that file, offline (tests do this)
 
 What PyPI can answer, and is asked:
 - which torch releases exist, and for each, which CPython wheels it ships (`cp38`, `cp313t` … read from the
@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 
 from scripts.catalog.frontmatter import Problem
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import ReleaseDataError
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence, write_evidence
 from scripts.registry.pypi import fetch_evidence
 from scripts.registry.wheels import MAIN_PLATFORM
@@ -169,15 +171,14 @@ def pending_release(catalog, evidence: dict) -> tuple[str, str | None] | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.verify_compat", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.checks.verify_compat", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--docs-dir", default="docs", type=Path, help="the MkDocs docs_dir (default: docs)")
     parser.add_argument(
         "--fetch", action="store_true", help=f"ask PyPI (network) and rewrite DOCS_DIR/{EVIDENCE_FILE}, dated today"
     )
     args = parser.parse_args(argv)
-    from scripts.catalog.loader import load_catalog
-    from scripts.catalog.model import ReleaseDataError
-
     path = args.docs_dir / EVIDENCE_FILE
     if args.fetch:
         evidence = fetch_evidence(dt.date.today())
