@@ -25,9 +25,11 @@ from scripts.catalog.history import status_today
 from scripts.catalog.loader import load_catalog
 from scripts.catalog.model import ReleaseDataError
 from scripts.checks.verify_compat import disagreements
-from scripts.install_view import install_options, install_section
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
-from scripts.verdicts import library_pin
+from scripts.verdicts.compute import verdicts_of
+from scripts.verdicts.install import install_options
+from scripts.verdicts.rules import library_pin
+from scripts.views.release.install import install_section
 from scripts.views.upgrade import upgrade_items
 
 # Where breaking-changes.md (and releases-0.x.md §3) puts each change: change id -> release.
@@ -208,10 +210,10 @@ def test_pairings_and_install_commands(catalog, patch):
 
 
 def test_every_release_since_1_0_has_an_install_box(catalog):
-    evidence = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
+    verdicts = verdicts_of(catalog, load_evidence(ROOT / "docs" / EVIDENCE_FILE))
     for release in catalog.releases:
         for lang in ("zh", "en"):
-            box = install_section(release, lang, evidence)
+            box = install_section(release, verdicts, lang)
             assert "{ #install }" in box, release.version
             if tuple(map(int, release.version.split("."))) >= (1, 0):
                 on_pypi = [p for p in release.patches if p not in release.compat.not_on_pypi]
@@ -222,8 +224,9 @@ def test_every_plain_pip_command_pins_a_torch_that_pypi_has(catalog):
     # 1.8.2 (LTS) was never on PyPI: `pip install torch==1.8.2` fails, so the box offers 1.8.1 and says why.
     evidence = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
     on_pypi = set(evidence["torch"])
+    verdicts = verdicts_of(catalog, evidence)
     for release in catalog.releases:
-        for line in install_section(release, "en", evidence).splitlines():
+        for line in install_section(release, verdicts, "en").splitlines():
             command = line.strip()
             if command.startswith("pip install torch==") and "download.pytorch.org" not in command:
                 pinned = command.split()[2].split("==")[1]
@@ -242,7 +245,7 @@ def test_upgrade_from_1_13_to_2_6_lists_the_famous_three_once_in_order(catalog):
 
 
 def test_releases_json_carries_compat_and_changes(catalog):
-    from scripts.feeds import releases_json
+    from scripts.views.feeds import releases_json
 
     document = json.loads(releases_json(catalog, "https://example.org/"))
     by_version = {r["version"]: r for r in document["releases"]}

@@ -12,8 +12,10 @@ from conftest import FIXTURES, ROOT
 from scripts.catalog.fences import heading_anchors
 from scripts.catalog.loader import load_catalog
 from scripts.catalog.model import ReleaseDataError, language_of, version_key
-from scripts.render import join_cjk_soft_breaks, release_header, timeline
 from scripts.tools.new_release import scaffold
+from scripts.views.html import join_cjk_soft_breaks
+from scripts.views.release.header import release_header
+from scripts.views.timeline import timeline
 
 
 def test_versions_sort_as_numbers():

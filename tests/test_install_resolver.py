@@ -12,7 +12,7 @@ from conftest import ROOT
 
 from scripts.checks.install_resolver import check_site, plain_commands, resolve, stand_in_wheels
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
-from scripts.verdicts import command_pythons
+from scripts.verdicts.rules import command_pythons
 
 EVIDENCE = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
 

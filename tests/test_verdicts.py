@@ -12,7 +12,7 @@ from conftest import ROOT
 from scripts.catalog.model import version_key
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 from scripts.registry.wheels import cuda_of_version_py, library_record, release_record
-from scripts.verdicts import accepts, command_pythons, default_cuda, install_patch, library_pin, python_verdict
+from scripts.verdicts.rules import accepts, command_pythons, default_cuda, install_patch, library_pin, python_verdict
 
 EVIDENCE = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from scripts.catalog.compat import python_key
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 from scripts.registry.wheels import PACKAGES
-from scripts.verdicts import command_pythons
+from scripts.verdicts.rules import command_pythons
 
 PLATFORM_TAGS = {
     "linux-x86_64": "manylinux_2_28_x86_64",

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from scripts.catalog.compat import CUDA_VERSIONS, PYTHON_VERSIONS, python_key
 from scripts.catalog.model import LANGUAGES, PROVISIONAL_SOURCE_PREFIX
 from scripts.registry.wheels import MAIN_PLATFORM, PLATFORMS, version_key
-from scripts.verdicts import accepting_libraries  # the one rule for "this library release accepts that torch"
+from scripts.verdicts.rules import accepting_libraries  # the one rule for "this library release accepts that torch"
+from scripts.views.words import python_summary as summary  # the one rule for "this library release accepts that torch"
 
 LIBRARIES = ("torchvision", "torchaudio")
 PLATFORM_NAMES = {
@@ -109,8 +110,6 @@ def _yaml_text(text: str) -> str:
 
 
 def python_summary(versions) -> str:
-    from scripts.install_view import python_summary as summary
-
     return summary(list(versions))
 
 

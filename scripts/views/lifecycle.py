@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from scripts.catalog.history import feature_history
 from scripts.catalog.model import AREAS, Catalog, version_key
-from scripts.render import UI as BASE_UI
-from scripts.render import esc, maturity_badge
+from scripts.views.html import esc, maturity_badge
+from scripts.views.words import UI as BASE_UI
 
 UI: dict[str, dict[str, str]] = {
     "zh": {

@@ -10,8 +10,8 @@ import json
 
 from scripts.catalog.history import between, release_changes
 from scripts.catalog.model import AREAS, CHANGE_CATEGORIES, MATURITY_LABELS, Catalog, version_key
-from scripts.render import UI as BASE_UI
-from scripts.render import esc, evidence_mark, text_html
+from scripts.views.html import esc, evidence_mark, text_html
+from scripts.views.words import UI as BASE_UI
 
 UI: dict[str, dict[str, str]] = {
     "zh": {

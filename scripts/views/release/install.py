@@ -1,54 +1,17 @@
-"""The answers at the top of a release page and its install picker: pure functions of the catalog and the registry
-evidence (scripts/verdicts.py decides; this module only words and draws). Every text is escaped.
-
-Install commands follow the forms of the official "Previous PyTorch Versions" page, which changed over time:
-- from 2.0: `pip install torch==X torchvision==Y torchaudio==Z --index-url https://download.pytorch.org/whl/<variant>`
-  (2.0 itself wrote local version tags, `torch==2.0.1+cu118`);
-- 1.11 – 1.13: local tags with `--extra-index-url https://download.pytorch.org/whl/<variant>`;
-- 1.2 – 1.10: local tags with `-f https://download.pytorch.org/whl/torch_stable.html`, except the build PyPI
-  serves by default, installed plainly;
-- 1.0 – 1.1: the page tells you to download the wheel from a per-variant `torch_stable.html` page;
-- before 1.0: no pip command; the page lists wheel URLs and conda commands.
-That page groups the index variants under "Linux and Windows" (ROCm: Linux only) and gives macOS the plain command.
-Conda commands are shown for 1.5.1 – 2.5 only: the PyTorch channel published nothing after 2.5 (2.6 post), and
-a 2023 report in PyTorch's tracker found its packages older than 1.5.1 gone.
-
-The plain `pip install` line is the verdict: its pins are the ones PyPI's own metadata resolves (a test runs pip's
-resolver on every one), and what it installs on each system is read from the wheels themselves.
+"""The install section of a release page: the verdict (the plain PyPI command, what it installs on each system, which
+Pythons it works on), the notes under it, and the picker (OS × package manager × compute platform) with every command
+listed under its label, so the page answers without script too (docs/assets/javascripts/install.js makes the picker).
+The commands and every answer come from the release's verdict (scripts/verdicts/); this module only words and draws.
+Every text is escaped.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from scripts.catalog.compat import python_key
 from scripts.catalog.model import Release, version_key
-from scripts.registry.wheels import MAIN_PLATFORM, PLATFORMS
-from scripts.render import esc, evidence_mark
-from scripts.verdicts import (
-    PYPI,
-    Pin,
-    command_pythons,
-    default_cuda,
-    install_patch,
-    library_pin,
-    pypi_builds,
-    python_verdict,
-)
-
-INDEX = "https://download.pytorch.org/whl"
-INDEX_SYSTEMS = ("linux-x86_64", "windows")  # the official page's "Linux and Windows" variants
-ROCM_SYSTEMS = ("linux-x86_64",)
-MACOS = ("macos-arm64", "macos-x86_64")
-GITHUB_NOTES = "https://github.com/pytorch/pytorch/releases/tag/v{version}.0"
-
-SYSTEM_NAMES = {
-    "linux-x86_64": {"zh": "Linux x86_64", "en": "Linux x86_64"},
-    "linux-aarch64": {"zh": "Linux aarch64 (ARM)", "en": "Linux aarch64 (ARM)"},
-    "macos-arm64": {"zh": "macOS（Apple 芯片）", "en": "macOS (Apple silicon)"},
-    "macos-x86_64": {"zh": "macOS（Intel）", "en": "macOS (Intel)"},
-    "windows": {"zh": "Windows", "en": "Windows"},
-}
+from scripts.verdicts.install import INDEX, MACOS, plain_command
+from scripts.verdicts.model import PLATFORMS, NoWheel, Option, Pins, ReleaseVerdict, Verdicts
+from scripts.views.html import esc
+from scripts.views.words import SYSTEM_NAMES, python_summary
 
 UI = {
     "zh": {
@@ -193,181 +156,6 @@ UI = {
 }
 
 
-def cuda_tag(version: str) -> str:
-    """ "12.6" -> "cu126", "9.2" -> "cu92"."""
-    return "cu" + version.replace(".", "")
-
-
-def rocm_tag(version: str) -> str:
-    return "rocm" + version
-
-
-def python_summary(versions) -> str:
-    """ "3.9–3.13, 3.13t": contiguous 3.x versions as a range; free-threaded builds listed after."""
-    regular = sorted((v for v in versions if not v.endswith("t")), key=python_key)
-    threaded = sorted((v for v in versions if v.endswith("t")), key=python_key)
-    parts: list[str] = []
-    run: list[str] = []
-
-    def flush():
-        if run:
-            parts.append(run[0] if len(run) == 1 else f"{run[0]}–{run[-1]}")
-
-    for v in regular:
-        if run and (v.split(".")[0] != run[-1].split(".")[0] or int(v.split(".")[1]) != int(run[-1].split(".")[1]) + 1):
-            flush()
-            run = []
-        run.append(v)
-    flush()
-    return ", ".join(parts + threaded)
-
-
-# --- the commands --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Option:
-    """One command of the picker: a package manager and a compute platform, valid on some systems."""
-
-    manager: str  # "pip" or "conda"
-    compute: str  # "default", "cpu", "cuda-12.6", "rocm-6.2"
-    command: str
-    systems: tuple[str, ...]
-    experimental: bool = False
-
-    @property
-    def key(self) -> str:
-        return f"{self.manager}:{self.compute}"
-
-
-@dataclass(frozen=True)
-class Pins:
-    patch: str
-    vision: Pin | None
-    audio: Pin | None
-    conda_vision: str | None
-    conda_audio: str | None
-
-    def as_dict(self) -> dict[str, str]:
-        """{package: version} of the plain pip command."""
-        out = {"torch": self.patch}
-        for name, pin in (("torchvision", self.vision), ("torchaudio", self.audio)):
-            if pin:
-                out[name] = pin.version
-        return out
-
-
-def pins(release: Release, evidence: dict | None) -> Pins | None:
-    patch = install_patch(release, evidence)
-    if patch is None:
-        return None
-    compat = release.compat
-    conda = (
-        (compat.library_version("torchvision", patch, "conda"), compat.library_version("torchaudio", patch, "conda"))
-        if compat
-        else (None, None)
-    )
-    return Pins(
-        patch,
-        library_pin(release, evidence, "torchvision", patch),
-        library_pin(release, evidence, "torchaudio", patch),
-        *conda,
-    )
-
-
-def _packages(patch: str, vision: str | None, audio: str | None, local: str | None = None, conda: bool = False) -> str:
-    torch_name = "pytorch" if conda else "torch"
-    tag = f"+{local}" if local else ""
-    parts = [f"{torch_name}=={patch}{tag}"]
-    if vision:
-        parts.append(f"torchvision=={vision}{tag}")
-    if audio:
-        parts.append(f"torchaudio=={audio}")  # torchaudio wheels never carried the local tag in these commands
-    return " ".join(parts)
-
-
-def plain_command(p: Pins) -> str:
-    """The plain PyPI command: the verdict line, resolved by pip's resolver in the tests."""
-    return f"pip install {_packages(p.patch, p.vision and p.vision.version, p.audio and p.audio.version)}"
-
-
-def _index_form(release: Release):
-    """(where the variants come from, whether wheels carry the local tag), by era of the official page."""
-    v = version_key(release.version)
-    if v >= (2, 0):
-        return (lambda tag: f"--index-url {INDEX}/{tag}"), v < (2, 1)
-    if v >= (1, 11):
-        return (lambda tag: f"--extra-index-url {INDEX}/{tag}"), True
-    return (lambda tag: f"-f {INDEX}/torch_stable.html"), True
-
-
-def index_options(release: Release, p: Pins, evidence: dict | None) -> list[Option]:
-    """The download.pytorch.org variants (CPU, each CUDA, each ROCm) of the sources, in the era's form."""
-    compat = release.compat
-    if compat is None or version_key(release.version) < (1, 2):
-        return []
-    where, local = _index_form(release)
-    vision, audio = p.vision and p.vision.version, p.audio and p.audio.version
-    experimental = {v for claim in compat.primary("cuda") for v in claim.experimental}
-    plain_cuda = default_cuda(release, evidence, p.patch) or next(
-        iter(compat.versions("pypi_cuda", patch=p.patch)), None
-    )
-
-    def command(tag: str) -> str:
-        return f"pip install {_packages(p.patch, vision, audio, tag if local else None)} {where(tag)}"
-
-    out = [Option("pip", "cpu", command("cpu"), INDEX_SYSTEMS)]
-    for cuda in compat.versions("cuda", patch=p.patch, channel="pip"):
-        if cuda == plain_cuda and version_key(release.version) < (1, 11):
-            continue  # before 1.11 that build is only the plain PyPI one
-        out.append(Option("pip", f"cuda-{cuda}", command(cuda_tag(cuda)), INDEX_SYSTEMS, cuda in experimental))
-    out += [
-        Option("pip", f"rocm-{rocm}", command(rocm_tag(rocm)), ROCM_SYSTEMS)
-        for rocm in compat.versions("rocm", patch=p.patch, channel="pip")
-    ]
-    return out
-
-
-def conda_options(release: Release, p: Pins) -> list[Option]:
-    """Conda commands where PyTorch's channel still has the packages (1.5.1 – 2.5)."""
-    if version_key(p.patch) < (1, 5, 1) or version_key(release.version) > (2, 5) or release.compat is None:
-        return []
-    packages = _packages(p.patch, p.conda_vision, p.conda_audio, conda=True)
-    out = [
-        Option("conda", "default", f"conda install {packages} -c pytorch", MACOS),
-        Option("conda", "cpu", f"conda install {packages} cpuonly -c pytorch", INDEX_SYSTEMS),
-    ]
-    for cuda in release.compat.versions("cuda", patch=p.patch, channel="conda", experimental=False):
-        if version_key(release.version) >= (1, 13):
-            command = f"conda install {packages} pytorch-cuda={cuda} -c pytorch -c nvidia"
-        else:
-            forge = any(c.channel == "conda" and cuda in c.values for c in release.compat.primary("cuda"))
-            command = f"conda install {packages} cudatoolkit={cuda} -c pytorch" + (" -c conda-forge" if forge else "")
-        out.append(Option("conda", f"cuda-{cuda}", command, INDEX_SYSTEMS))
-    return out
-
-
-def pypi_systems(release: Release, evidence: dict | None, patch: str) -> tuple[str, ...]:
-    """The systems PyPI has torch wheels of `patch` for (none where the evidence says nothing of it)."""
-    wheels = (evidence or {}).get("torch", {}).get(patch, {}).get("wheels")
-    if wheels is None:
-        return ()
-    return tuple(s for s in PLATFORMS if wheels.get(s))
-
-
-def install_options(release: Release, evidence: dict | None) -> tuple[Pins | None, list[Option]]:
-    if version_key(release.version) < (1, 0):
-        return None, []
-    p = pins(release, evidence)
-    if p is None:
-        return None, []
-    out = []
-    systems = pypi_systems(release, evidence, p.patch)
-    if systems:
-        out.append(Option("pip", "default", plain_command(p), systems))
-    return p, out + index_options(release, p, evidence) + conda_options(release, p)
-
-
 # --- words ---------------------------------------------------------------------------------------------------
 
 
@@ -383,42 +171,23 @@ def compute_label(compute: str, lang: str, experimental: bool = False) -> str:
     return text + (t["experimental"] if experimental else "")
 
 
-def _platform_range(evidence: dict | None, system: str) -> tuple[str | None, str | None]:
-    """(first, last) torch release with a PyPI wheel for `system`."""
-    having = [
-        v
-        for v, r in (evidence or {}).get("torch", {}).items()
-        if r.get("wheels", {}).get(system) and not r.get("yanked")
-    ]
-    if not having:
-        return None, None
-    return min(having, key=version_key), max(having, key=version_key)
-
-
-def no_wheel_reason(evidence: dict | None, system: str, patch: str, lang: str) -> str:
+def no_wheel_reason(gap: NoWheel, patch: str, lang: str) -> str:
     t = UI[lang]
-    name = SYSTEM_NAMES[system][lang]
-    first, last = _platform_range(evidence, system)
-    if first is None:
+    name = SYSTEM_NAMES[gap.system][lang]
+    if gap.kind == "never":
         return t["reason_never"].format(system=name)
-    if version_key(patch) < version_key(first):
-        more = t["reason_first"].format(system=name, version=first)
-    else:
-        more = t["reason_last"].format(system=name, version=last)
+    key = "reason_first" if gap.kind == "before" else "reason_last"
+    more = t[key].format(system=name, version=gap.release)
     return t["reason_no_wheel"].format(patch=patch, system=name, last=more).strip()
 
 
-def reasons(
-    release: Release, p: Pins, options: list[Option], evidence: dict | None, lang: str
-) -> list[tuple[str, str, str, str]]:
+def reasons(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> list[tuple[str, str, str, str]]:
     """(system, manager, compute kind, sentence) for combinations that never existed, most specific first; an
     empty field matches anything. The picker shows the first that matches a choice without a command."""
     t = UI[lang]
     out: list[tuple[str, str, str, str]] = []
-    systems = set(pypi_systems(release, evidence, p.patch))
-    for system in PLATFORMS:
-        if evidence and system not in systems:
-            out.append((system, "pip", "default", no_wheel_reason(evidence, system, p.patch, lang)))
+    for gap in verdict.no_wheels:
+        out.append((gap.system, "pip", "default", no_wheel_reason(gap, p.patch, lang)))
     if version_key(release.version) > (2, 5):
         out.append(("", "conda", "", t["reason_conda_late"]))
     elif version_key(p.patch) < (1, 5, 1):
@@ -460,37 +229,26 @@ def _notes(release: Release, p: Pins, lang: str) -> list[str]:
     return out
 
 
-def verdict_html(release: Release, p: Pins, evidence: dict | None, lang: str) -> list[str]:
+def verdict_html(verdict: ReleaseVerdict, p: Pins, lang: str) -> list[str]:
     """The one answer to "how do I install it": the plain PyPI command, what it installs where, which Pythons."""
     t = UI[lang]
-    systems = pypi_systems(release, evidence, p.patch)
-    if not systems:
+    command = verdict.command
+    if command is None:
         return [f'<p class="install-verdict">{esc(t["no_verdict"])}</p>']
-    builds = pypi_builds(release, evidence, p.patch)
-    python = python_verdict(release, evidence, p.patch)
-    main = MAIN_PLATFORM if MAIN_PLATFORM in systems else systems[0]
-    others = [s for s in systems if s != main]
+    builds = verdict.builds
+    main = command.platform
+    others = [s for s in verdict.systems if s != main]
     if all(builds.get(s) is None for s in others):
         other_words = t["others_cpu"]
     else:
         other_words = t["sep"].join(
             t["other_item"].format(system=SYSTEM_NAMES[s][lang], build=build_words(builds.get(s), lang)) for s in others
         )
-    usable = command_pythons(evidence, p.as_dict(), main)
-    torch_only = [v for v in python.per_platform.get(main, ()) if v not in usable and not v.endswith("t")]
+    usable = command.pythons
     narrower = ""
-    if torch_only:
-
-        def lacks(lib: str, pin: Pin | None) -> bool:
-            own = command_pythons(evidence, {lib: pin.version}, main) if pin else ()
-            return bool(own) and not set(torch_only) <= set(own)  # () = a pure wheel: it fits every Python
-
-        lacking = [
-            f"{lib} {pin.version}"
-            for lib, pin in (("torchvision", p.vision), ("torchaudio", p.audio))
-            if lacks(lib, pin)
-        ]
-        narrower = t["verdict_narrower"].format(python=python_summary(torch_only), libs=t["sep"].join(lacking))
+    if command.torch_only:
+        lacking = [f"{lib} {version}" for lib, version in command.lacking]
+        narrower = t["verdict_narrower"].format(python=python_summary(command.torch_only), libs=t["sep"].join(lacking))
     main_words = {"main": SYSTEM_NAMES[main][lang], "build": build_words(builds.get(main), lang)}
     builds_sentence = (
         t["verdict_builds"].format(others=other_words, **main_words)
@@ -516,7 +274,7 @@ def _data(values) -> str:
     return esc(" ".join(values))
 
 
-def install_section(release: Release, lang: str, evidence: dict | None) -> str:
+def install_section(release: Release, verdicts: Verdicts, lang: str) -> str:
     """The "Install" section (Markdown with HTML blocks): the verdict, then the picker. Without script every
     command is listed under its label (print, search, no-JS readers); views' install.js turns the list into the
     OS × package manager × compute platform picker and remembers the choice."""
@@ -526,20 +284,22 @@ def install_section(release: Release, lang: str, evidence: dict | None) -> str:
         return "\n".join(
             lines + [f'<p class="install-note">{esc(t["no_pip"].format(version=release.version))}</p>', ""]
         )
-    p, options = install_options(release, evidence)
+    verdict = verdicts[release.version]
+    p = verdict.pins
     if p is None:
         return ""
-    lines += verdict_html(release, p, evidence, lang) + [""]
+    lines += verdict_html(verdict, p, lang) + [""]
     lines += [f'<p class="install-note">{esc(note)}</p>' for note in _notes(release, p, lang)] + [""]
-    lines += picker(release, p, options, evidence, lang)
-    checked = (evidence or {}).get("checked", "—")
+    lines += picker(release, verdict, p, lang)
+    checked = "—" if verdicts.checked is None else verdicts.checked
     lines += [f'<p class="install-source">{esc(t["source"].format(checked=checked))}</p>', ""]
     return "\n".join(lines)
 
 
-def picker(release: Release, p: Pins, options: list[Option], evidence: dict | None, lang: str) -> list[str]:
+def picker(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> list[str]:
     t = UI[lang]
-    builds = pypi_builds(release, evidence, p.patch)
+    builds = verdict.builds
+    options: tuple[Option, ...] = verdict.options
     # Both managers always: choosing conda on a release without it says why (the channel stopped after 2.5).
     managers = ["pip", "conda"]
     # Every compute platform any command has, in the commands' order, "PyPI default" first even where PyPI has none.
@@ -578,7 +338,7 @@ def picker(release: Release, p: Pins, options: list[Option], evidence: dict | No
         )
         out += ["", "```text", option.command, "```", ""]
         if option.manager == "pip" and option.compute == "default":
-            python = python_verdict(release, evidence, p.patch)
+            python = verdict.patch_python
             for system in option.systems:
                 words = (
                     t["python_on"].format(python=python_summary(python.per_platform.get(system, ())))
@@ -591,81 +351,9 @@ def picker(release: Release, p: Pins, options: list[Option], evidence: dict | No
             out.append("")
         out.append("</div>")
         out.append("")
-    for system, manager, compute, sentence in reasons(release, p, options, evidence, lang):
+    for system, manager, compute, sentence in reasons(release, verdict, p, lang):
         out.append(
             f'<p class="install-reason" hidden data-system="{esc(system)}" data-pm="{esc(manager)}" data-compute="{esc(compute)}">{esc(sentence)}</p>'
         )
     out += ["</div>", "</div>", ""]
     return out
-
-
-# --- quick facts ---------------------------------------------------------------------------------------------
-
-
-def quick_facts(catalog, release: Release, lang: str, evidence: dict | None, matrix_href: str | None = None) -> str:
-    """The answers a reader with a version question came for, first on the page: date, Python (PyPI), the CUDA of
-    PyPI's default wheel, the paired torchvision/torchaudio, whether it is the newest release, LTS, and links to the
-    install picker and the full release notes."""
-    t = UI[lang]
-    page = release.pages[lang]
-    provisional = bool(getattr(release, "provisional", False))
-    rows: list[tuple[str, str, str]] = []  # (css key, term, HTML value)
-    suffix = esc(t["month_only"]) if page.date_precision == "month" else ""
-    caveat = [x for x in (page.date_note, page.source_note) if x]
-    # One ◆: where the page has a caveat, the marker is its disclosure (the caveat one click away, still in the
-    # page for search and print); otherwise the date's own evidence mark.
-    mark = "" if caveat else evidence_mark(page.date_evidence, lang)
-    date_value = (
-        f'<span class="release-date"><time datetime="{page.date_iso}">{page.date_iso}</time>{suffix}{mark}</span>'
-    )
-    if caveat:
-        paragraphs = "".join(f"<p>{esc(x)}</p>" for x in caveat)
-        date_value += f'<details class="quick-caveat"><summary><span class="evidence" aria-hidden="true">◆</span> {esc(t["caveat"])}</summary>{paragraphs}</details>'
-    rows.append(("date", t["qf_upload"] if provisional else t["qf_date"], date_value))
-    p = pins(release, evidence) if version_key(release.version) >= (1, 0) else None
-    python = python_verdict(release, evidence, p.patch if p else None)
-    if python.versions:
-        term = t["qf_python"] if python.source == PYPI else t["qf_python_claim"]
-        where = t["on"].format(system=SYSTEM_NAMES[MAIN_PLATFORM][lang]) if python.source == PYPI else ""
-        rows.append(("python", term, esc(python_summary(python.versions) + where)))
-    if p and pypi_systems(release, evidence, p.patch):
-        cuda = default_cuda(release, evidence, p.patch)
-        rows.append(
-            (
-                "build",
-                t["qf_build"],
-                esc(
-                    f"torch {p.patch}: {build_words(cuda, lang)}{t['on'].format(system=SYSTEM_NAMES[MAIN_PLATFORM][lang])}"
-                ),
-            )
-        )
-    if p and (p.vision or p.audio):
-        libs = [f"{lib} {pin.version}" for lib, pin in (("torchvision", p.vision), ("torchaudio", p.audio)) if pin]
-        rows.append(("libs", t["qf_libs"], esc(" · ".join(libs))))
-    newest = catalog.releases[0]
-    status = []
-    if release is newest:
-        status.append(esc(t["qf_newest_provisional"] if provisional else t["qf_newest"]))
-    else:
-        newer = t["qf_newer_provisional"] if getattr(newest, "provisional", False) else t["qf_newer"]
-        status.append(esc(newer.format(version=newest.version)))
-    lts = getattr(release, "lts", None)
-    if lts:
-        status.append(
-            esc(t["qf_lts"].format(patches=", ".join(lts.patches)))
-            + evidence_mark(getattr(lts, "evidence", "official"), lang)
-        )
-    rows.append(("status", t["qf_status"], " · ".join(status)))
-    links = ['<a class="quick-install" href="#install">' + esc(t["qf_install"]) + "</a>"]
-    if matrix_href:
-        links.append(f'<a href="{esc(matrix_href)}">{esc(t["qf_matrix"])}</a>')
-    if version_key(release.version) >= (1, 0) and not provisional:
-        links.append(f'<a href="{esc(GITHUB_NOTES.format(version=release.version))}">{esc(t["qf_notes"])}</a>')
-    out = [
-        f'<section class="quick-facts" aria-label="{esc(t["qf_title"])}" data-search-exclude>',
-        '<dl class="quick-facts-list">',
-    ]
-    for key, term, value in rows:
-        out.append(f'<div class="quick-fact quick-{key}"><dt>{esc(term)}</dt><dd>{value}</dd></div>')
-    out += ["</dl>", f'<p class="quick-links">{" · ".join(links)}</p>', "</section>"]
-    return "\n".join(out)

@@ -1,7 +1,7 @@
-"""Views of the compatibility facts: the compatibility matrix (one verdict per cell, every source's claim one click
-away) and, until it moved to scripts/support_view.py, the end-of-support timeline. Pure functions of the catalog
-and the registry evidence (scripts/verdicts.py decides); every text escaped. The install picker of a release page
-is scripts/install_view.py.
+"""The compatibility matrix (docs/compatibility.md, `<!-- compatibility -->`): one row per release, one verdict per
+cell (Python, PyPI's default build, CUDA, ROCm, C++, torchvision, torchaudio), every source's claim one click away,
+filters by release, Python, CUDA and torchvision and a platform choice for the Python column (views.js, install.js).
+The verdicts come from scripts/verdicts/; every text is escaped.
 """
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ import json
 
 from scripts.catalog.compat import SOURCES, Claim
 from scripts.catalog.model import Catalog, Release
-from scripts.install_view import SYSTEM_NAMES, python_summary  # noqa: F401 - python_summary: kept importable from here
-from scripts.registry.wheels import MAIN_PLATFORM, PLATFORMS
-from scripts.render import esc, evidence_mark
-from scripts.verdicts import PYPI, Pin, install_patch, library_pin, pypi_builds, python_verdict
+from scripts.verdicts.model import MAIN_PLATFORM, PLATFORMS, PYPI, ReleaseVerdict, Verdicts
+from scripts.views.html import esc, evidence_mark
+from scripts.views.words import SYSTEM_NAMES, python_summary
 
 UI: dict[str, dict[str, str]] = {"zh": {}, "en": {}}
 
@@ -162,20 +161,20 @@ def matrix_row_id(version: str) -> str:
     return f"compat-{version.replace('.', '-')}"
 
 
-def _filter_values(release: Release, evidence: dict | None) -> dict[str, list[str]]:
+def _filter_values(release: Release, verdict: ReleaseVerdict) -> dict[str, list[str]]:
     """What the filters match: the Python verdict (PyPI's Linux x86_64 wheels where PyPI has the release), the CUDA
     variants of the sources, the torchvision a plain pip command pins, and the release itself."""
     compat = release.compat
     values = {
         "release": {release.version},
-        "python": set(python_verdict(release, evidence).versions),
+        "python": set(verdict.python.versions),
         "cuda": set(),
         "torchvision": set(),
     }
     if compat is not None:
         for claim in compat.primary("cuda"):
             values["cuda"].update(claim.values + claim.experimental)
-    for _patch, pin in _library_pins(release, evidence, "torchvision"):
+    for _patch, pin in verdict.library_pins["torchvision"]:
         values["torchvision"].add(pin.version)
     return {k: sorted(v, key=_sort_key) for k, v in values.items()}
 
@@ -184,22 +183,9 @@ def _sort_key(version: str) -> tuple:
     return tuple(int(p) for p in version.rstrip("t").split(".")) + ((1,) if version.endswith("t") else (0,))
 
 
-def _library_pins(release: Release, evidence: dict | None, name: str) -> list[tuple[str, Pin]]:
-    """(patch, pin) for every patch PyPI has (the patches of the sources where it has none)."""
-    patches = [p for p in release.patches if not release.compat or p not in release.compat.not_on_pypi] or list(
-        release.patches
-    )
-    out = []
-    for patch in patches:
-        pin = library_pin(release, evidence, name, patch)
-        if pin:
-            out.append((patch, pin))
-    return out
-
-
-def _library_verdict(release: Release, evidence: dict | None, name: str, lang: str) -> str:
+def _library_verdict(verdict: ReleaseVerdict, name: str, lang: str) -> str:
     """One value where every patch pairs the same release; "1.8.0 → 0.9.0 · 1.8.1 → 0.9.1" where they differ."""
-    pins = _library_pins(release, evidence, name)
+    pins = verdict.library_pins[name]
     if not pins:
         return _gap(lang)
     marks = {pin.version: (" ⚠" if pin.yanked else "") for _, pin in pins}
@@ -236,8 +222,8 @@ def _values_verdict(release: Release, field: str, lang: str) -> str:
     return f'<span class="verdict-value">{esc(text)}</span>'
 
 
-def _python_cell(release: Release, evidence: dict | None, lang: str) -> str:
-    verdict = python_verdict(release, evidence)
+def _python_cell(release_verdict: ReleaseVerdict, lang: str) -> str:
+    verdict = release_verdict.python
     if not verdict.versions:
         return "<td>" + _gap(lang) + "</td>"
     by_platform = {p: python_summary(v) for p, v in verdict.per_platform.items()}
@@ -250,9 +236,9 @@ def _python_cell(release: Release, evidence: dict | None, lang: str) -> str:
     return f'<td data-label="{esc(UI[lang]["col_python"])}" data-python-by-platform="{data}"><span class="verdict-value">{esc(python_summary(verdict.versions))}</span>{mark}</td>'
 
 
-def _build_cell(release: Release, evidence: dict | None, lang: str) -> str:
-    patch = install_patch(release, evidence)
-    builds = pypi_builds(release, evidence, patch)
+def _build_cell(release: Release, verdict: ReleaseVerdict, lang: str) -> str:
+    patch = verdict.patch
+    builds = verdict.builds
     if not builds:
         claimed = release.compat.versions("pypi_cuda", patch=patch) if release.compat and patch else []
         return f"CUDA {esc(claimed[0])}" if claimed else _gap(lang)
@@ -260,18 +246,16 @@ def _build_cell(release: Release, evidence: dict | None, lang: str) -> str:
     return f'<span class="verdict-value">{esc("CUDA " + cuda if cuda else UI[lang]["cpu_build"])}</span>'
 
 
-def _sources_details(release: Release, evidence: dict | None, lang: str) -> str:
+def _sources_details(release: Release, verdict: ReleaseVerdict, lang: str) -> str:
     """Every source's claim for the row, folded: one click away from the verdicts."""
     t = UI[lang]
     items = []
     for field in COLUMNS:
         if release.compat and release.compat.claims(field):
             items.append(f"<dt>{esc(t['col_' + field])}</dt><dd>{claims_cell(release, field, lang)}</dd>")
-    patch = install_patch(release, evidence)
-    record = (evidence or {}).get("torch", {}).get(patch or "", {})
-    if record.get("wheels"):
-        wheels = "; ".join(f"{p}: {python_summary(v)}" for p, v in record["wheels"].items())
-        items.append(f"<dt>PyPI · torch {esc(patch)}</dt><dd>{esc(wheels)}</dd>")
+    if verdict.wheels:
+        wheels = "; ".join(f"{p}: {python_summary(v)}" for p, v in verdict.wheels)
+        items.append(f"<dt>PyPI · torch {esc(verdict.patch)}</dt><dd>{esc(wheels)}</dd>")
     if not items:
         return ""
     return (
@@ -279,12 +263,12 @@ def _sources_details(release: Release, evidence: dict | None, lang: str) -> str:
     )
 
 
-def compat_matrix(catalog: Catalog, lang: str, href, evidence: dict | None = None) -> str:
+def compat_matrix(catalog: Catalog, lang: str, href, verdicts: Verdicts) -> str:
     """One row per release, newest first, one verdict per cell (every source's claim folded in the row's
     "sources"); filters by release, Python, CUDA and torchvision, and a platform choice for the Python column
     (views.js, install.js), no server. No inner scroll box: the page scrolls and the header row stays in view."""
     t = UI[lang]
-    rows = [(release, _filter_values(release, evidence)) for release in catalog.releases]
+    rows = [(release, _filter_values(release, verdicts[release.version])) for release in catalog.releases]
     options = {
         key: sorted({v for _, values in rows for v in values[key]}, key=_sort_key, reverse=True) for key in FILTERS
     }
@@ -333,34 +317,32 @@ def compat_matrix(catalog: Catalog, lang: str, href, evidence: dict | None = Non
             f'<th scope="row" data-label="{esc(t["col_release"])}"><a href="{esc(href(page, "install"))}">{esc(release.version)}</a>{tags} '
             f'<span class="compat-date">{page.date_iso}</span></th>'
         )
+        verdict = verdicts[release.version]
         for col in MATRIX_ORDER:
             if col == "python":
-                out.append(_python_cell(release, evidence, lang))
+                out.append(_python_cell(verdict, lang))
                 continue
             if col == "build":
-                cell = _build_cell(release, evidence, lang)
+                cell = _build_cell(release, verdict, lang)
             elif col in ("torchvision", "torchaudio"):
-                cell = _library_verdict(release, evidence, col, lang)
+                cell = _library_verdict(verdict, col, lang)
             else:
                 cell = _values_verdict(release, col, lang)
             out.append(f'<td data-label="{esc(t["col_" + col])}">{cell}</td>')
         out.append(
-            f'<td data-label="{esc(t["col_sources"])}" class="row-sources-cell">{_sources_details(release, evidence, lang)}</td>'
+            f'<td data-label="{esc(t["col_sources"])}" class="row-sources-cell">{_sources_details(release, verdict, lang)}</td>'
         )
         out.append("</tr>")
     out += ["</tbody></table>"]
     out.append(f'<p class="compat-key">{esc(t["matrix_key"])}</p>')
-    if evidence:
-        from scripts.checks.verify_compat import pending_release
-
-        pending = pending_release(catalog, evidence)
+    if verdicts.checked is not None:
+        pending = verdicts.pending
         if pending:
-            version, uploaded = pending
-            python = python_summary(evidence["torch"][version]["python"])
+            python = python_summary(pending.python)
             out.append(
-                f'<p class="compat-pending">{esc(t["pending"].format(version=version, uploaded=uploaded, checked=evidence["checked"], python=python))}</p>'
+                f'<p class="compat-pending">{esc(t["pending"].format(version=pending.version, uploaded=pending.uploaded, checked=verdicts.checked, python=python))}</p>'
             )
-        out.append(f'<p class="compat-checked">{esc(t["checked"].format(checked=evidence["checked"]))}</p>')
+        out.append(f'<p class="compat-checked">{esc(t["checked"].format(checked=verdicts.checked))}</p>')
     out += [
         f'<h2 id="sources">{esc(t["legend_title"])}</h2>',
         f"<p>{esc(t['legend_intro'])}</p>",

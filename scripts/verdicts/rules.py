@@ -1,46 +1,24 @@
-"""One answer per version question, decided by the rule of the project's guide:
+"""The decisions: one answer per version question, by the rule of the project's guide.
 
 - what `pip install` gets **from PyPI** is decided by PyPI's wheel files (per platform) and their `Requires-Dist`
-  (the registry evidence, scripts/registry.py);
+  (the registry evidence, scripts/registry/);
 - the PyTorch wheel index's variants (cpu, cuXYZ, rocmX.Y) by the sources that document them (the catalog's
-  claims, scripts/compat.py).
+  claims, scripts/catalog/compat.py).
 
-Every function here is pure: catalog + evidence in, a verdict out. The views show the verdict and keep every other
-source's claim one click away; the tests hold the verdicts to the evidence.
+Every function here is pure: a release (or the catalog) and the evidence in, a verdict out. compute.py calls them
+once per release; the tests hold them to the evidence. A new kind of verdict (a reader's machine: OS and CPU,
+Python, GPU, driver, glibc, macOS) is one more function of this kind, and one more field of the model.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
 from scripts.catalog.compat import python_key
+from scripts.catalog.model import version_key as release_key
 from scripts.registry.wheels import MAIN_PLATFORM, PLATFORMS, version_key
-
-PYPI = "PyPI"
-
-
-@dataclass(frozen=True)
-class PythonVerdict:
-    """Which Python versions a release supports: `versions` is the answer (PyPI's CPython wheels on Linux x86_64,
-    or the tables' claim where PyPI has no wheels of the release); `per_platform` what PyPI has elsewhere."""
-
-    versions: tuple[str, ...]
-    source: str  # "PyPI", or the claim's source keys ("R", "P" …) where PyPI has no wheels
-    per_platform: dict[str, tuple[str, ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Pin:
-    """The torchvision/torchaudio version a plain `pip install` pins beside torch."""
-
-    version: str
-    yanked: bool = False
-    yanked_reason: str | None = None
-    claimed: str | None = None  # the sources' pairing, where the verdict differs from it
-    why: str | None = None  # "rejects" (its Requires-Dist refuses the torch patch) or "yanked"
+from scripts.verdicts.model import PYPI, CommandVerdict, NoWheel, Pending, Pin, Pins, PythonVerdict
 
 
 def _torch(evidence: dict | None) -> dict:
@@ -97,6 +75,51 @@ def pypi_builds(release, evidence: dict | None, patch: str | None = None) -> dic
 def default_cuda(release, evidence: dict | None, patch: str | None = None) -> str | None:
     """The CUDA build a plain `pip install torch==X` gets on Linux x86_64 (None: a CPU build, or unknown)."""
     return pypi_builds(release, evidence, patch).get(MAIN_PLATFORM)
+
+
+def pypi_systems(evidence: dict | None, patch: str | None) -> tuple[str, ...]:
+    """The systems PyPI has torch wheels of `patch` for (none where the evidence says nothing of it)."""
+    wheels = (evidence or {}).get("torch", {}).get(patch, {}).get("wheels")
+    if wheels is None:
+        return ()
+    return tuple(s for s in PLATFORMS if wheels.get(s))
+
+
+def recorded_wheels(evidence: dict | None, patch: str | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A patch's torch wheels per platform as the evidence records them (in its order): Python versions each."""
+    record = (evidence or {}).get("torch", {}).get(patch or "", {})
+    return tuple((platform, tuple(pythons)) for platform, pythons in (record.get("wheels") or {}).items())
+
+
+def platform_range(evidence: dict | None, system: str) -> tuple[str | None, str | None]:
+    """(first, last) torch release with a PyPI wheel for `system`."""
+    having = [
+        v
+        for v, r in (evidence or {}).get("torch", {}).items()
+        if r.get("wheels", {}).get(system) and not r.get("yanked")
+    ]
+    if not having:
+        return None, None
+    return min(having, key=release_key), max(having, key=release_key)
+
+
+def no_wheels(evidence: dict | None, patch: str) -> tuple[NoWheel, ...]:
+    """Every platform PyPI has no torch wheel of `patch` for, with where its wheels are; none without evidence."""
+    if not evidence:
+        return ()
+    systems = set(pypi_systems(evidence, patch))
+    out = []
+    for system in PLATFORMS:
+        if system in systems:
+            continue
+        first, last = platform_range(evidence, system)
+        if first is None:
+            out.append(NoWheel(system, "never"))
+        elif release_key(patch) < release_key(first):
+            out.append(NoWheel(system, "before", first))
+        else:
+            out.append(NoWheel(system, "after", last))
+    return tuple(out)
 
 
 # --- library pins ---------------------------------------------------------------------------------------------
@@ -157,6 +180,19 @@ def library_pin(release, evidence: dict | None, name: str, patch: str, channel: 
     return Pin(claimed, yanked=bool(record.get("yanked")), yanked_reason=record.get("yanked_reason"), why=why)
 
 
+def library_pins(release, evidence: dict | None, name: str) -> tuple[tuple[str, Pin], ...]:
+    """(patch, pin) for every patch PyPI has (the patches of the sources where it has none)."""
+    patches = [p for p in release.patches if not release.compat or p not in release.compat.not_on_pypi] or list(
+        release.patches
+    )
+    out = []
+    for patch in patches:
+        pin = library_pin(release, evidence, name, patch)
+        if pin:
+            out.append((patch, pin))
+    return tuple(out)
+
+
 def accepting_libraries(evidence: dict | None, name: str, torch_version: str) -> list[str]:
     """The non-yanked releases of the newest minor line of a library whose Requires-Dist admits `torch_version`:
     what a provisional release can be paired with from registry facts alone (newest first). Older lines that
@@ -186,3 +222,54 @@ def command_pythons(evidence: dict | None, pins: dict[str, str], platform: str =
             continue  # a pure wheel: no constraint of its own beyond Python 2 / 3
         common = pythons if common is None else common & pythons
     return _sorted_pythons(common or ())
+
+
+def command_verdict(evidence: dict | None, pins: Pins, python: PythonVerdict) -> CommandVerdict | None:
+    """Where the plain pip command of `pins` works: on Linux x86_64 where PyPI has that torch wheel (else the first
+    platform it has), the Python versions every pinned package has a wheel for; the regular ones only torch has
+    (`python`: the patch's verdict), and the libraries that lack them. None where PyPI has no wheel of the patch."""
+    systems = pypi_systems(evidence, pins.patch)
+    if not systems:
+        return None
+    main = MAIN_PLATFORM if MAIN_PLATFORM in systems else systems[0]
+    usable = command_pythons(evidence, pins.as_dict(), main)
+    torch_only = tuple(v for v in python.per_platform.get(main, ()) if v not in usable and not v.endswith("t"))
+    lacking = []
+    if torch_only:
+        for lib, pin in (("torchvision", pins.vision), ("torchaudio", pins.audio)):
+            own = command_pythons(evidence, {lib: pin.version}, main) if pin else ()
+            if own and not set(torch_only) <= set(own):  # () = a pure wheel: it fits every Python
+                lacking.append((lib, pin.version))
+    return CommandVerdict(main, usable, torch_only, tuple(lacking))
+
+
+# --- the registry as a whole ----------------------------------------------------------------------------------
+
+
+def pending_release(catalog, evidence: dict) -> tuple[str, str | None] | None:
+    """(version, first upload day) of the newest torch minor release on PyPI that has no page yet."""
+    newest = max((r.version for r in catalog.releases), key=version_key, default="0.0")
+    later = [
+        v
+        for v, r in evidence.get("torch", {}).items()
+        if r["files"] and v.endswith(".0") and version_key(v)[:2] > version_key(newest)[:2]
+    ]
+    if not later:
+        return None
+    version = max(later, key=version_key)
+    return version, evidence["torch"][version]["uploaded"]
+
+
+def pending(catalog, evidence: dict | None) -> Pending | None:
+    """The pending release (pending_release) with the Python versions of its wheels; None without evidence."""
+    found = pending_release(catalog, evidence) if evidence else None
+    if found is None:
+        return None
+    version, uploaded = found
+    return Pending(version, uploaded, tuple(evidence["torch"][version]["python"]))
+
+
+def pypi_minors(evidence: dict | None) -> frozenset[str]:
+    """The minor lines (2.15) PyPI has files of."""
+    torch = (evidence or {}).get("torch", {})
+    return frozenset(".".join(v.split(".")[:2]) for v, record in torch.items() if record.get("files"))
