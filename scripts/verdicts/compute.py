@@ -9,7 +9,7 @@ from pathlib import Path
 from scripts.catalog.loader import cached_catalog
 from scripts.catalog.model import Catalog, Release
 from scripts.registry.evidence import EVIDENCE_FILE, evidence_of
-from scripts.verdicts.install import install_options
+from scripts.verdicts.install import install_options, plain_command
 from scripts.verdicts.model import ReleaseVerdict, Verdicts
 from scripts.verdicts.rules import (
     command_verdict,
@@ -43,7 +43,7 @@ def release_verdict(release: Release, evidence: dict | None) -> ReleaseVerdict:
         library_pins={name: library_pins(release, evidence, name) for name in LIBRARIES},
         pins=pins,
         options=tuple(options),
-        command=command_verdict(evidence, pins, patch_python) if pins else None,
+        command=command_verdict(evidence, pins, patch_python, plain_command(pins)) if pins else None,
         no_wheels=no_wheels(evidence, pins.patch) if pins else (),
     )
 

@@ -18,13 +18,8 @@ resolver on every one). Pure functions of a release and the evidence, like rules
 from __future__ import annotations
 
 from scripts.catalog.model import Release, version_key
-from scripts.verdicts.model import Option, Pins
+from scripts.verdicts.model import INDEX, INDEX_SYSTEMS, MACOS, ROCM_SYSTEMS, Option, Pins
 from scripts.verdicts.rules import default_cuda, install_patch, library_pin, pypi_systems
-
-INDEX = "https://download.pytorch.org/whl"
-INDEX_SYSTEMS = ("linux-x86_64", "windows")  # the official page's "Linux and Windows" variants
-ROCM_SYSTEMS = ("linux-x86_64",)
-MACOS = ("macos-arm64", "macos-x86_64")
 
 
 def cuda_tag(version: str) -> str:

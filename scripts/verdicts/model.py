@@ -18,6 +18,10 @@ __all__ = [
     "MAIN_PLATFORM",
     "PLATFORMS",
     "PYPI",
+    "INDEX",
+    "INDEX_SYSTEMS",
+    "MACOS",
+    "ROCM_SYSTEMS",
     "CommandVerdict",
     "NoWheel",
     "Option",
@@ -30,6 +34,11 @@ __all__ = [
 ]
 
 PYPI = "PyPI"
+# Where the install commands' variants come from, and the systems the official page gives each kind of command.
+INDEX = "https://download.pytorch.org/whl"
+INDEX_SYSTEMS = ("linux-x86_64", "windows")  # the official page's "Linux and Windows" variants
+ROCM_SYSTEMS = ("linux-x86_64",)
+MACOS = ("macos-arm64", "macos-x86_64")
 
 
 @dataclass(frozen=True)
@@ -100,9 +109,10 @@ class NoWheel:
 
 @dataclass(frozen=True)
 class CommandVerdict:
-    """Where the plain pip command works: its platform (Linux x86_64 where PyPI has that wheel), the Python versions
-    every pinned package has a wheel for there, the ones only torch has, and the libraries that lack them."""
+    """The plain pip command and where it works: its platform (Linux x86_64 where PyPI has that wheel), the Python
+    versions every pinned package has a wheel for there, the ones only torch has, and the libraries that lack them."""
 
+    text: str  # `pip install torch==X torchvision==Y torchaudio==Z`
     platform: str
     pythons: tuple[str, ...]
     torch_only: tuple[str, ...]  # regular CPython versions torch has a wheel for and the command still fails on

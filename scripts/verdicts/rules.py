@@ -224,8 +224,8 @@ def command_pythons(evidence: dict | None, pins: dict[str, str], platform: str =
     return _sorted_pythons(common or ())
 
 
-def command_verdict(evidence: dict | None, pins: Pins, python: PythonVerdict) -> CommandVerdict | None:
-    """Where the plain pip command of `pins` works: on Linux x86_64 where PyPI has that torch wheel (else the first
+def command_verdict(evidence: dict | None, pins: Pins, python: PythonVerdict, text: str) -> CommandVerdict | None:
+    """Where the plain pip command of `pins` (`text`) works: on Linux x86_64 where PyPI has that torch wheel (else the first
     platform it has), the Python versions every pinned package has a wheel for; the regular ones only torch has
     (`python`: the patch's verdict), and the libraries that lack them. None where PyPI has no wheel of the patch."""
     systems = pypi_systems(evidence, pins.patch)
@@ -240,7 +240,7 @@ def command_verdict(evidence: dict | None, pins: Pins, python: PythonVerdict) ->
             own = command_pythons(evidence, {lib: pin.version}, main) if pin else ()
             if own and not set(torch_only) <= set(own):  # () = a pure wheel: it fits every Python
                 lacking.append((lib, pin.version))
-    return CommandVerdict(main, usable, torch_only, tuple(lacking))
+    return CommandVerdict(text, main, usable, torch_only, tuple(lacking))
 
 
 # --- the registry as a whole ----------------------------------------------------------------------------------

@@ -8,8 +8,7 @@ Every text is escaped.
 from __future__ import annotations
 
 from scripts.catalog.model import Release, version_key
-from scripts.verdicts.install import INDEX, MACOS, plain_command
-from scripts.verdicts.model import PLATFORMS, NoWheel, Option, Pins, ReleaseVerdict, Verdicts
+from scripts.verdicts.model import INDEX, MACOS, PLATFORMS, NoWheel, Option, Pins, ReleaseVerdict, Verdicts
 from scripts.views.html import esc
 from scripts.views.words import SYSTEM_NAMES, python_summary
 
@@ -260,7 +259,7 @@ def verdict_html(verdict: ReleaseVerdict, p: Pins, lang: str) -> list[str]:
         f"<p><strong>{esc(t['verdict'].format(patch=p.patch))}</strong></p>",
         "",
         "```text",
-        plain_command(p),
+        command.text,
         "```",
         "",
         f"<p>{esc(builds_sentence)} "
