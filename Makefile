@@ -14,7 +14,7 @@ PYTEST_WORKERS ?= 2
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: serve build dev test bench check-pages check-snippets chromium java bwrap clean
+.PHONY: serve build dev test lint bench check-pages check-snippets chromium java bwrap clean
 
 $(VENV)/.site-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,8 +69,15 @@ check-snippets: $(VENV)/.test-installed bwrap
 	  echo "docs/.snippet-status.json is stale: run 'python -m scripts.snippets check' and commit it"; \
 	  diff docs/.snippet-status.json .cache/snippet-status.json | head -40; exit 1; }
 
+## lint: style (ruff) and types (mypy, zero errors), as pyproject.toml configures them
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check scripts overrides tests
+	$(BIN)/ruff format --check scripts overrides tests
+	$(BIN)/mypy
+
 ## test: the whole suite, as CI runs it
 test: $(VENV)/.test-installed node_modules/.installed chromium java bwrap
+	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory check-snippets
 

@@ -71,7 +71,11 @@ IMG = "<img src=x onerror=alert(1)>"
 
 def _executable_markup(page: BeautifulSoup) -> list[str]:
     found = [f"<{tag.name} {a}>" for tag in page.find_all(True) for a in tag.attrs if a.lower().startswith("on")]
-    found += [a["href"] for a in page.find_all("a", href=True) if a["href"].strip().lower().startswith("javascript:")]
+    found += [
+        str(a["href"])
+        for a in page.find_all("a", href=True)
+        if str(a["href"]).strip().lower().startswith("javascript:")
+    ]
     found += [str(s)[:60] for s in page.find_all("script") if "alert(1)" in s.get_text()]
     return found
 

@@ -281,7 +281,11 @@ def _effects(page, log, body: str, click_links: bool) -> set[str]:
     """What `body` does in a Chromium page: run script (a dialog, also after clicking its links when
     `click_links`), request another host, or cover the page's own text."""
     dialogs: list[str] = []
-    handler = lambda dialog: (dialogs.append(dialog.message), dialog.dismiss())  # noqa: E731
+
+    def handler(dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
     page.on("dialog", handler)
     log.foreign_requests.clear()
     page.set_content(f"<!DOCTYPE html><html><body>{VICTIM}{body}</body></html>")

@@ -23,6 +23,7 @@ for "how to install 1.8"), every document of the end-of-support page and the com
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by path; make `scripts` importable
 
@@ -61,7 +62,7 @@ NOT_ADDRESS_WORDS = re.compile(
     rf"^({'|'.join(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)})/|(index)?\.html$"
 )
 
-_build = {"docs": [], "introduces": {}, "newest": None, "versions": [], "upgrade_url": None}
+_build: dict[str, Any] = {"docs": [], "introduces": {}, "newest": None, "versions": [], "upgrade_url": None}
 
 
 def on_config(config):

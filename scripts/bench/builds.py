@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from scripts.bench.common import log, test_harness
 from scripts.catalog.frontmatter import split_front_matter
@@ -196,7 +197,7 @@ def add_synthetic_releases(docs_dir: Path, total: int) -> list[str]:
 
 def bench_scale(work: Path, sizes: list[int], repeats: int, reuse: dict[int, float] | None = None) -> list[dict]:
     """Strict build time per release count; `reuse` maps a size to a median already measured."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for size in sizes:
         if reuse and size in reuse:
             rows.append({"size": size, "seconds": reuse[size], "reused": True})

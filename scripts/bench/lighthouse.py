@@ -163,9 +163,11 @@ def bench_lighthouse(site_dir: Path, release: str, work: Path) -> dict[tuple[str
 
 
 def format_scores(scores: dict[str, float | None]) -> str:
-    return " · ".join(
-        f"{CATEGORY_SHORT[c]} {'—' if scores.get(c) is None else round(scores[c] * 100)}" for c in LIGHTHOUSE_CATEGORIES
-    )
+    return " · ".join(f"{CATEGORY_SHORT[c]} {_percent(scores.get(c))}" for c in LIGHTHOUSE_CATEGORIES)
+
+
+def _percent(score: float | None) -> str:
+    return "—" if score is None else str(round(score * 100))
 
 
 def version_of(cmd: list[str]) -> str:

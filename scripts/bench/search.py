@@ -239,7 +239,7 @@ def fast3g_first_query(site_dir: Path, repeats: int, pause_ms: int) -> dict[str,
             samples, received = [], []
             for _ in range(repeats):
                 with fresh_page(pw, 1, FAST_3G) as (page, _log):
-                    requests = []
+                    requests: list = []
                     samples.append(first_query_ms(page, base + HOME[lang], FIRST_KEY[lang], pause_ms, requests))
                     received.append(wire_bytes(requests))
             out[lang] = {"first_ms": median(samples), "first_bytes": max(received)}
@@ -286,6 +286,7 @@ def run_all(
                     hosted_urls(base), base, cpu, repeats, release, engine == "ours" and has_text_part(site)
                 )
         else:
+            assert offline_dir is not None  # offline plans exist only with an offline copy
             copy = with_stock_worker(offline_dir, work / name) if engine == "stock" else offline_dir
             base = copy.as_uri() + "/"
             figures = measure(offline_urls(copy), base, cpu, repeats, release, engine == "ours" and has_text_part(copy))
@@ -313,8 +314,10 @@ def summary(rows: list[tuple]) -> list[str]:
         "|---|---|---|---|---|",
     ]
     for lang in LANGS:
-        fast = next((r for mode, _, e, lg, r in rows if mode == "hosted, Fast 3G" and lg == lang and e == "ours"), {})
-        slow = next(
+        fast: dict = next(
+            (r for mode, _, e, lg, r in rows if mode == "hosted, Fast 3G" and lg == lang and e == "ours"), {}
+        )
+        slow: dict = next(
             (r for mode, cpu, e, lg, r in rows if mode == "hosted" and cpu == 4 and lg == lang and e == "ours"), {}
         )
         hit = f"{slow['hit_rate']:.0%}" if "hit_rate" in slow else "—"

@@ -92,13 +92,13 @@ def machine_header() -> list[str]:
 
 def markdown_table(rows: list[tuple[str, str, str]]) -> str:
     header = ("Figure", "Value", "Target")
-    rows = [tuple(cell.replace("|", "\\|") for cell in row) for row in rows]
-    widths = [max(len(header[i]), *(len(r[i]) for r in rows)) for i in range(3)] if rows else [len(h) for h in header]
+    cells = [tuple(cell.replace("|", "\\|") for cell in row) for row in rows]
+    widths = [max(len(header[i]), *(len(r[i]) for r in cells)) for i in range(3)] if cells else [len(h) for h in header]
     lines = [
         "| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |",
         "|" + "|".join("-" * (w + 2) for w in widths) + "|",
     ]
-    lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows]
+    lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in cells]
     return "\n".join(lines)
 
 

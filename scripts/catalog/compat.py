@@ -310,9 +310,10 @@ def _parse_claim(
             if patch is None:
                 continue
             if patch not in patches:
-                known = ", ".join(patches) if patches else "none: add 'patches' to the page"
+                listed_patches = ", ".join(patches) if patches else "none: add 'patches' to the page"
                 r.problem(
-                    r.line(node), f"torch {patch} is not a patch release of {version} listed in 'patches' ({known})"
+                    r.line(node),
+                    f"torch {patch} is not a patch release of {version} listed in 'patches' ({listed_patches})",
                 )
         torch = tuple(p for p in (scope or []) if p)
     channel = r.choice(fields["channel"][1], "channel", CHANNELS, "channel") if "channel" in fields else None

@@ -50,5 +50,7 @@ def fence_problems(body: str, body_line: int, shown: str) -> list[Problem]:
     unclosed = scan_fences(lines)[1]
     if unclosed is None:
         return []
-    fence = re.match(r"(`{3,}|~{3,})", lines[unclosed].strip()).group(1)
+    opening = re.match(r"(`{3,}|~{3,})", lines[unclosed].strip())
+    assert opening is not None  # scan_fences reports only a line that opens a fence
+    fence = opening.group(1)
     return [Problem(shown, body_line + unclosed, f"code fence '{fence}' opened here is never closed")]

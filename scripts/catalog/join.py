@@ -24,7 +24,7 @@ def join_languages(zh: ParsedPage, en: ParsedPage, docs_dir: Path) -> tuple[Rele
         if name in en.lines and name not in zh.lines:
             problem(en, en.lines[name], f"'{name}' has nothing to translate: {zh.shown} has none")
 
-    en_features = dict(en.features)
+    en_features = en.feature_words
     for feature in zh.features:
         if feature["id"] not in en_features:
             problem(
@@ -49,7 +49,7 @@ def join_languages(zh: ParsedPage, en: ParsedPage, docs_dir: Path) -> tuple[Rele
     for fid, words in en_features.items():
         if fid not in zh_ids:
             problem(en, words["line"], f"unknown feature '{fid}': {zh.shown} lists no such feature")
-    en_changes = dict(en.changes)
+    en_changes = en.change_words
     for change in zh.changes:
         if change["id"] not in en_changes:
             problem(
@@ -94,7 +94,7 @@ def join_languages(zh: ParsedPage, en: ParsedPage, docs_dir: Path) -> tuple[Rele
         anchors = heading_anchors(page.body)
         for feature in zh.features:
             if feature["id"] not in anchors:
-                line = feature["line"] if page is zh else dict(en.features).get(feature["id"], {}).get("line", 1)
+                line = feature["line"] if page is zh else en.feature_words.get(feature["id"], {}).get("line", 1)
                 problem(
                     page,
                     line,

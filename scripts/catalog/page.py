@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -97,10 +98,12 @@ class ParsedPage:
     stem: str
     values: dict
     lines: dict[str, int]
-    features: list[dict]
+    features: list[dict]  # the Chinese page's features, facts and words
     changes: list[dict]
     body: str
     body_line: int
+    feature_words: dict[str, dict] = field(default_factory=dict)  # the English page's words, by feature id
+    change_words: dict[str, dict] = field(default_factory=dict)
 
 
 def _ids_written(node: yaml.Node) -> set[str]:
@@ -241,7 +244,7 @@ def _read_lts(r: Reader, node: yaml.Node, patches: list[str]) -> dict | None:
     fields = r.fields(node, "lts", LTS_FIELDS, LTS_FIELDS)
     if fields is None or any(name not in fields for name in LTS_FIELDS):
         return None
-    value = {
+    value: dict[str, Any] = {
         "patches": r.text_list(fields["patches"][1], "lts.patches", PATCH_RE, "patch versions such as '1.8.2'"),
         "source": r.url(fields["source"][1], "lts.source"),
         "evidence": r.choice(fields["evidence"][1], "lts.evidence", EVIDENCE, "evidence"),
@@ -292,7 +295,7 @@ def _read_provisional(r: Reader, fields: dict, values: dict, version: str) -> bo
         ok = False
     compat = values.get("compat")
     for name in COMPAT_FIELDS if compat else ():
-        for claim in compat.claims(name):
+        for claim in compat.claims(name) if compat else ():
             if claim.sources != PROVISIONAL_CLAIM_SOURCES or claim.evidence != "official":
                 r.problem(
                     claim.line,
@@ -307,10 +310,10 @@ def parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tuple
     if text is None:
         return None, problems
     front, problems = parse_front_matter(text, shown, required=True)
-    if front is None:
+    if front is None or front.root is None:  # required: a page without front matter is a problem already
         return None, problems
     r = Reader(shown, front.offset)
-    required = ZH_REQUIRED if lang == DEFAULT_LANGUAGE else EN_REQUIRED
+    required: tuple[str, ...] = ZH_REQUIRED if lang == DEFAULT_LANGUAGE else EN_REQUIRED
     allowed = ZH_ALLOWED if lang == DEFAULT_LANGUAGE else EN_ALLOWED
     fields = {key.value: (key, value) for key, value in front.root.value}
     if lang == DEFAULT_LANGUAGE and "provisional" in fields:
@@ -337,6 +340,8 @@ def parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tuple
 
     features: list[dict] = []
     changes: list[dict] = []
+    feature_words: dict[str, dict] = {}
+    change_words: dict[str, dict] = {}
     if lang == DEFAULT_LANGUAGE:
         if "version" in fields:
             version = r.matching(
@@ -351,13 +356,13 @@ def parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tuple
             values["version"] = version
         if "date" in fields:
             raw = r.scalar(fields["date"][1], "date")
-            parsed = _parse_date(raw) if raw is not None else None
-            if raw is not None and parsed is None:
+            day = _parse_date(raw) if raw is not None else None
+            if raw is not None and day is None:
                 r.problem(
                     lines["date"],
                     f"bad date '{raw}': expected a real calendar date as YYYY-MM-DD (or YYYY-MM when only the month is known)",
                 )
-            values["date"] = parsed
+            values["date"] = day
         if "source" in fields:
             values["source"] = r.url(fields["source"][1], "source")
         for name in ("date_evidence", "source_evidence"):
@@ -388,9 +393,9 @@ def parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tuple
             values["provisional"] = _read_provisional(r, fields, values, version_of_file)
     else:
         if "features" in fields:
-            features = list(_read_words_by_id(r, fields["features"][1], "features", with_note=True).items())
+            feature_words = _read_words_by_id(r, fields["features"][1], "features", with_note=True)
         if "changes" in fields:
-            changes = list(_read_words_by_id(r, fields["changes"][1], "changes", with_note=False).items())
+            change_words = _read_words_by_id(r, fields["changes"][1], "changes", with_note=False)
         if "compat_notes" in fields:
             values["compat_notes"] = _read_words_by_id(r, fields["compat_notes"][1], "compat_notes", with_note=False)
         if "lts_note" in fields:
@@ -398,6 +403,17 @@ def parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tuple
 
     problems = r.problems + fence_problems(front.body, front.body_line, shown)
     parsed = ParsedPage(
-        path, shown, lang, version_of_file, values, lines, features, changes, front.body, front.body_line
+        path,
+        shown,
+        lang,
+        version_of_file,
+        values,
+        lines,
+        features,
+        changes,
+        front.body,
+        front.body_line,
+        feature_words,
+        change_words,
     )
     return parsed, problems

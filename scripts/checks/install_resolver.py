@@ -210,7 +210,7 @@ def check_site(site: Path, evidence: dict, platform: str = "linux-x86_64", worke
     with tempfile.TemporaryDirectory(prefix="stand-in-wheels-") as tmp:
         wheels = Path(tmp)
         stand_in_wheels(evidence, platform, wheels)
-        jobs = []
+        jobs: list[tuple[Command, str, concurrent.futures.Future[tuple[bool, str]] | None]] = []
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
             for command in commands:
                 pythons = pythons_for(command, evidence, platform)

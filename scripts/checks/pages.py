@@ -282,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         catalog = load_catalog(docs_dir)
     except ReleaseDataError as exc:
         problems = problems + exc.problems
-    if problems:
+    if problems or catalog is None:
         error = ReleaseDataError(problems)
         print(error, file=sys.stderr)
         print(f"{len(error.problems)} problem(s) found", file=sys.stderr)

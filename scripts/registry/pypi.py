@@ -24,14 +24,13 @@ import zipfile
 
 from scripts.registry.wheels import (
     MAIN_PLATFORM,
-    WHEEL_RE,
     by_release,
     cuda_of_version_py,
     library_record,
-    platform_of,
     release_record,
     requires_of,
     version_key,
+    wheel_platform,
 )
 
 REGISTRY = "https://pypi.org"
@@ -130,7 +129,7 @@ def _one_wheel_per_platform(files: list[dict]) -> dict[str, dict]:
     for f in files:
         if f.get("yanked") and any(not g.get("yanked") for g in files):
             continue
-        platform = platform_of(WHEEL_RE.match(f["filename"]).group("platform").split(".")[0])
+        platform = wheel_platform(f["filename"])
         if platform not in chosen or (f.get("size") or 0) < (chosen[platform].get("size") or 0):
             chosen[platform] = f
     return chosen
@@ -162,13 +161,15 @@ def fetch_evidence(today, log=print, registry: str = REGISTRY, workers: int = 8)
         log(f"torch: {len(records)} releases")
         for name in ("torchvision", "torchaudio"):
             grouped = by_release(simple_index(name, registry))
-            jobs = {}
+            library_jobs = {}
             for version, files in grouped.items():
                 wheels = _one_wheel_per_platform(files)
                 # The Linux x86_64 wheel comes from the main release pipeline; some macOS/aarch64 wheels were
                 # built apart and declare no pin, so they are only the fallback.
                 wheel = wheels.get(MAIN_PLATFORM) or min(wheels.values(), key=lambda f: f.get("size") or 0)
-                jobs[version] = pool.submit(wheel_requires, wheel["url"], wheel["size"])
-            evidence[name] = {v: library_record(grouped[v], jobs[v].result()) for v in sorted(grouped, key=version_key)}
+                library_jobs[version] = pool.submit(wheel_requires, wheel["url"], wheel["size"])
+            evidence[name] = {
+                v: library_record(grouped[v], library_jobs[v].result()) for v in sorted(grouped, key=version_key)
+            }
             log(f"{name}: {len(evidence[name])} releases")
     return evidence

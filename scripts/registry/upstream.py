@@ -33,10 +33,10 @@ from scripts.registry.wheels import (
     RELEASE_RE,
     WHEEL_RE,
     library_record,
-    platform_of,
     release_record,
     requires_of,
     version_key,
+    wheel_platform,
 )
 
 LIBRARIES = ("torchvision", "torchaudio")
@@ -127,9 +127,7 @@ def _is_day(text: str) -> bool:
 def _metadata_wheel(files: list[dict]) -> dict:
     # The wheel fetch_evidence reads: the main platform's (the release pipeline's; wheels built apart may lack
     # the pin), the smallest.
-    main = [
-        f for f in files if platform_of(WHEEL_RE.match(f["filename"]).group("platform").split(".")[0]) == MAIN_PLATFORM
-    ]
+    main = [f for f in files if wheel_platform(f["filename"]) == MAIN_PLATFORM]
     return min(main or files, key=lambda f: f.get("size") or 0)
 
 

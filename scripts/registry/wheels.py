@@ -57,10 +57,23 @@ def platform_of(tag: str) -> str:
     return tag
 
 
+def wheel_match(filename: str) -> re.Match[str]:
+    """The parts of a wheel file name (WHEEL_RE); a name that is not one is a ValueError."""
+    match = WHEEL_RE.match(filename)
+    if match is None:
+        raise ValueError(f"not a wheel file name: {filename}")
+    return match
+
+
+def wheel_platform(filename: str) -> str:
+    """The platform (PLATFORMS, or the tag itself) a wheel file is for."""
+    return platform_of(wheel_match(filename).group("platform").split(".")[0])
+
+
 def pythons_of(filename: str) -> list[str]:
     """The CPython versions a wheel installs on: one for `cp312`, "py3" for a `py3-none` wheel (any Python 3),
     "py2"/"py3" for a `py2.py3` one."""
-    match = WHEEL_RE.match(filename)
+    match = wheel_match(filename)
     one = python_of(match.group("abi"), match.group("py"))
     if one:
         return [one]
@@ -92,7 +105,7 @@ def release_record(files: list[dict]) -> dict:
     counted = live or files
     wheels: dict[str, set[str]] = {}
     for f in counted:
-        platform = platform_of(WHEEL_RE.match(f["filename"]).group("platform").split(".")[0])
+        platform = wheel_platform(f["filename"])
         wheels.setdefault(platform, set()).update(pythons_of(f["filename"]))
     uploads = sorted(f["upload-time"][:10] for f in files if f.get("upload-time"))
     record = {

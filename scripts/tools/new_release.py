@@ -119,7 +119,7 @@ def scaffold(version: str, docs_dir: Path, force: bool = False) -> list[Path]:
     upgrade = targets[DEFAULT_LANGUAGE].exists() and is_provisional(targets[DEFAULT_LANGUAGE])
     if existing and not force and not upgrade:
         raise FileExistsError(f"{existing[0]} already exists (use --force to overwrite)")
-    kept = {lang: [] for lang in LANGUAGES}
+    kept: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
     hint = ""
     if upgrade:
         texts = {lang: path.read_text(encoding="utf-8") if path.exists() else "" for lang, path in targets.items()}

@@ -5,6 +5,7 @@ the page pair written from it (`provisional_pages`), and where a provisional pag
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from scripts.catalog.compat import CUDA_VERSIONS, PYTHON_VERSIONS, python_key
@@ -92,7 +93,7 @@ def registry_facts(version: str, evidence: dict) -> RegistryFacts:
     return facts
 
 
-def _grouped(values: dict[str, object]) -> list[tuple[list[str], object]]:
+def _grouped(values: Mapping[str, object]) -> list[tuple[list[str], object]]:
     """Patches that share a value, in patch order: [(patches, value)]."""
     groups: dict = {}
     for patch, value in values.items():

@@ -63,7 +63,8 @@ def _packages(patch: str, vision: str | None, audio: str | None, local: str | No
 
 def plain_command(p: Pins) -> str:
     """The plain PyPI command: the verdict line, resolved by pip's resolver in the tests."""
-    return f"pip install {_packages(p.patch, p.vision and p.vision.version, p.audio and p.audio.version)}"
+    vision, audio = (p.vision.version if p.vision else None), (p.audio.version if p.audio else None)
+    return f"pip install {_packages(p.patch, vision, audio)}"
 
 
 def _index_form(release: Release):
@@ -82,7 +83,7 @@ def index_options(release: Release, p: Pins, evidence: dict | None) -> list[Opti
     if compat is None or version_key(release.version) < (1, 2):
         return []
     where, local = _index_form(release)
-    vision, audio = p.vision and p.vision.version, p.audio and p.audio.version
+    vision, audio = (p.vision.version if p.vision else None), (p.audio.version if p.audio else None)
     experimental = {v for claim in compat.primary("cuda") for v in claim.experimental}
     plain_cuda = default_cuda(release, evidence, p.patch) or next(
         iter(compat.versions("pypi_cuda", patch=p.patch)), None

@@ -237,7 +237,9 @@ def command_verdict(evidence: dict | None, pins: Pins, python: PythonVerdict, te
     lacking = []
     if torch_only:
         for lib, pin in (("torchvision", pins.vision), ("torchaudio", pins.audio)):
-            own = command_pythons(evidence, {lib: pin.version}, main) if pin else ()
+            if pin is None:
+                continue
+            own = command_pythons(evidence, {lib: pin.version}, main)
             if own and not set(torch_only) <= set(own):  # () = a pure wheel: it fits every Python
                 lacking.append((lib, pin.version))
     return CommandVerdict(text, main, usable, torch_only, tuple(lacking))
@@ -262,7 +264,9 @@ def pending_release(catalog, evidence: dict) -> tuple[str, str | None] | None:
 
 def pending(catalog, evidence: dict | None) -> Pending | None:
     """The pending release (pending_release) with the Python versions of its wheels; None without evidence."""
-    found = pending_release(catalog, evidence) if evidence else None
+    if not evidence:
+        return None
+    found = pending_release(catalog, evidence)
     if found is None:
         return None
     version, uploaded = found

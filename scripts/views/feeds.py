@@ -12,7 +12,16 @@ import xml.etree.ElementTree as ET
 
 from scripts.catalog.compat import FIELDS as COMPAT_FIELDS
 from scripts.catalog.compat import SOURCES
-from scripts.catalog.model import AREAS, CHANGE_CATEGORIES, EVIDENCE, LANGUAGES, MATURITY_LABELS, SUPPORT_ENDS, Catalog
+from scripts.catalog.model import (
+    AREAS,
+    CHANGE_CATEGORIES,
+    EVIDENCE,
+    LANGUAGES,
+    MATURITY_LABELS,
+    SUPPORT_ENDS,
+    Catalog,
+    ReleasePage,
+)
 
 FEED_NAME = "feed.xml"
 JSON_NAME = "releases.json"
@@ -80,7 +89,7 @@ def _compat(release) -> dict | None:
     compat = release.compat
     if compat is None:
         return None
-    out = {name: _claims(compat.claims(name)) for name in COMPAT_FIELDS if compat.claims(name)}
+    out: dict[str, object] = {name: _claims(compat.claims(name)) for name in COMPAT_FIELDS if compat.claims(name)}
     notes = {nid: {lang: release.pages[lang].compat.notes[nid] for lang in LANGUAGES} for nid in compat.notes}
     if notes:
         out["notes"] = notes
@@ -147,7 +156,7 @@ def releases_json(catalog: Catalog, site_url: str) -> str:
                 "patches": list(lts.patches),
                 "source": lts.source,
                 "evidence": lts.evidence,
-                "note": {lang: pages[lang].lts.note for lang in LANGUAGES},
+                "note": {lang: _lts_note(pages[lang]) for lang in LANGUAGES},
             }
         compat = _compat(release)
         if compat:
@@ -155,6 +164,13 @@ def releases_json(catalog: Catalog, site_url: str) -> str:
         releases.append(entry)
     document = {"schema_version": SCHEMA_VERSION, "languages": list(LANGUAGES), "releases": releases}
     return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+
+
+def _lts_note(page: ReleasePage) -> str:
+    """A page's words about its release's LTS line (join gives both pages of a release with `lts` one)."""
+    if page.lts is None:
+        raise ValueError(f"{page.path}: the release has an LTS line but this page has no LTS note")
+    return page.lts.note
 
 
 def _per_lang(kind: dict) -> dict:

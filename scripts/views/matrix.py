@@ -138,7 +138,7 @@ def claims_cell(release: Release, field: str, lang: str) -> str:
     t = UI[lang]
     compat = release.compat
     claims = compat.claims(field) if compat else ()
-    if not claims:
+    if compat is None or not claims:
         return f'<span class="gap" title="{esc(t["gap_title"])}">{t["gap"]}</span>'
     shown = {id(c) for c in compat.primary(field)}
     items = []
@@ -253,7 +253,7 @@ def _sources_details(release: Release, verdict: ReleaseVerdict, lang: str) -> st
     for field in COLUMNS:
         if release.compat and release.compat.claims(field):
             items.append(f"<dt>{esc(t['col_' + field])}</dt><dd>{claims_cell(release, field, lang)}</dd>")
-    if verdict.wheels:
+    if verdict.wheels and verdict.patch:
         wheels = "; ".join(f"{p}: {python_summary(v)}" for p, v in verdict.wheels)
         items.append(f"<dt>PyPI · torch {esc(verdict.patch)}</dt><dd>{esc(wheels)}</dd>")
     if not items:
@@ -311,8 +311,9 @@ def compat_matrix(catalog: Catalog, lang: str, href, verdicts: Verdicts) -> str:
         tags = ""
         if getattr(release, "provisional", False):
             tags += f' <span class="row-tag row-provisional">{esc(t["provisional"])}</span>'
-        if getattr(release, "lts", None):
-            tags += f' <span class="row-tag row-lts" title="{esc(t["lts_title"].format(patches=", ".join(release.lts.patches)))}">LTS</span>'
+        lts = release.lts
+        if lts:
+            tags += f' <span class="row-tag row-lts" title="{esc(t["lts_title"].format(patches=", ".join(lts.patches)))}">LTS</span>'
         out.append(
             f'<th scope="row" data-label="{esc(t["col_release"])}"><a href="{esc(href(page, "install"))}">{esc(release.version)}</a>{tags} '
             f'<span class="compat-date">{page.date_iso}</span></th>'

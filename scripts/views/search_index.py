@@ -318,7 +318,8 @@ def _to36(n: int) -> str:
 def encode_postings(postings: list[tuple[int, int]]) -> str:
     """[(doc, value)] in doc order as "gap,value,gap,value" in base 36 (gap from the previous doc): one
     string per token parses at memory speed, and the engine decodes only the tokens a query looks up."""
-    out, previous = [], 0
+    out: list[str] = []
+    previous = 0
     for doc, value in postings:
         out += (_to36(doc - previous), _to36(value))
         previous = doc

@@ -241,6 +241,8 @@ def lts_section(catalog: Catalog, lang: str, href) -> str:
     rows = []
     for release in lines:
         lts = release.pages[lang].lts
+        if lts is None:
+            continue
         link = f'<a href="{esc(href(release.pages[lang]))}">{esc(release.version)}</a>'
         source = f'<span class="support-lts-source">{esc(t["lts_source"])}<a href="{esc(lts.source)}">{esc(lts.source.split("://", 1)[-1].rstrip("/"))}</a>{evidence_mark(lts.evidence, lang)}</span>'
         rows.append(
@@ -263,8 +265,8 @@ def platforms_section(catalog: Catalog, lang: str, href) -> str:
     rows = []
     for release in catalog.releases:
         for change in release.pages[lang].changes:
-            if not change.ends:
-                continue
+            if not change.ends or not change.last_supported:
+                continue  # the catalog refuses `ends` without `last_supported`
             last = by_version[change.last_supported]
             rows.append(
                 f'<tr data-ends="{esc(change.ends)}" data-last="{esc(last.version)}"><th scope="row">{esc(SUPPORT_ENDS[change.ends][lang])}</th>'

@@ -124,8 +124,8 @@ def upgrade_items(catalog: Catalog, from_version: str, to_version: str, lang: st
             groups[_group_of(change)].append({"version": release.version, "id": change.id})
         for drop in dropped_versions(catalog, release):
             groups["platforms"].append({"version": release.version, "id": f"{drop['field']}-{drop['value']}"})
-    for change in release_changes(catalog, from_version, to_version, lang):
-        groups["features"].append({"version": change["version"], "id": change["id"]})
+    for relabel in release_changes(catalog, from_version, to_version, lang):
+        groups["features"].append({"version": relabel["version"], "id": relabel["id"]})
     return groups
 
 
