@@ -60,7 +60,7 @@ def test_timeline_markdown_links_and_counts():
     text = timeline(catalog, "en")
     assert text.index('data-version="1.6"') < text.index('data-version="1.5"')
     assert "(releases/1.6.md)" in text and "(releases/1.5.md)" in text
-    # One pill per label the release uses, none at zero (scripts/render.py maturity_counts_html).
+    # One pill per label the release uses, none at zero (scripts/views/timeline.py maturity_counts_html).
     assert 'data-maturity="Stable">1 Stable<' in text and 'data-maturity="Prototype"' not in text
 
 

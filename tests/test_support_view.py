@@ -1,4 +1,4 @@
-"""The support page (scripts/support_view.py): today's summary, support ranges with their dates, a chart with one
+"""The support page (scripts/views/support.py, support_chart.py; scripts/verdicts/support.py): today's summary, support ranges with their dates, a chart with one
 bar per row of each table, the LTS line with its source. The ranges follow the verdicts (PyPI's wheels), so a
 table's claim that PyPI contradicts is not shown as "another source"."""
 

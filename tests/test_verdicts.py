@@ -1,4 +1,4 @@
-"""scripts/verdicts.py: one answer per version question, held to the registry evidence; and where the site shows
+"""scripts/verdicts/rules.py: one answer per version question, held to the registry evidence; and where the site shows
 it (quick facts, matrix) it is that answer, not a platform-blind union."""
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ from scripts.views.upgrade import UI  # noqa: E402  (the upgrade view's search_u
 UPGRADE_VIEW_SOURCE = re.compile(r"^compare(?:\.[a-z]{2})?\.md$")
 # The pages that answer "which releases support Python 3.12 / CUDA 12.1": every document of them.
 SUPPORT_SOURCE = re.compile(r"^(?:support|compatibility)(?:\.[a-z]{2})?\.md$")
-# A release page's install box (scripts/render.py), the answer to "how to install 1.8".
+# A release page's install box (scripts/views/release/install.py), the answer to "how to install 1.8".
 INSTALL_SECTION = "install"
 RELEASE_SOURCE = re.compile(r"^releases/(\d+(?:\.\d+)+)(?:\.[a-z]{2})?\.md$")
 NEWEST_KEYWORDS = "latest newest 最新 最近"

@@ -1,6 +1,6 @@
 """A last line of defence: refuse to build a page whose body holds markup that is not on the allowlist.
 
-Every text field is escaped where it is rendered (scripts/render.py), so nothing here should ever fire for
+Every text field is escaped where it is rendered (scripts/views/html.py), so nothing here should ever fire for
 front matter; this catches what slips through any other way: raw HTML or an attr_list in a page body, a
 Markdown link to `jav&#x09;ascript:`, a future renderer that forgets to escape. The rendered body is parsed
 as a browser parses it and held to the allowlist of scripts/checks/html_policy.py (elements, attributes, URL

@@ -88,7 +88,7 @@ def registry_facts(version: str, evidence: dict) -> RegistryFacts:
     )
     if unknown:
         raise RegistryError(
-            f"PyPI's torch {version} wheels name versions the catalog does not know yet: {', '.join(unknown)} (add them to scripts/compat.py)"
+            f"PyPI's torch {version} wheels name versions the catalog does not know yet: {', '.join(unknown)} (add them to scripts/catalog/compat.py)"
         )
     return facts
 

@@ -68,7 +68,7 @@ def feature_table(page: ReleasePage, statuses: dict | None = None, lifecycle_hre
 def release_header(
     page: ReleasePage, statuses: dict | None = None, lifecycle_href: str | None = None, quick: str = ""
 ) -> str:
-    """The H1, the quick facts (`quick`, HTML from scripts/install_view.py) and the fact box every release page
+    """The H1, the quick facts (`quick`, HTML from scripts/views/release/quick_facts.py) and the fact box every release page
     starts with (HTML: every value is escaped). Provenance caveats are folded behind their ◆ in the quick facts:
     content first, the caveat one click away (still in the page for search and print)."""
     t = UI[page.lang]
