@@ -28,7 +28,7 @@ $(VENV)/.test-installed: $(VENV)/.site-installed
 ## build: the hosted site into $(SITE)/ (fails on any warning or bad release page), with the offline zip
 build: $(VENV)/.site-installed
 	$(BIN)/mkdocs build --strict --site-dir $(SITE)
-	$(BIN)/python -m scripts.offline --site-dir $(SITE)
+	$(BIN)/python -m scripts.tools.offline --site-dir $(SITE)
 
 ## serve: build, then serve exactly what would be published
 serve: build
@@ -41,7 +41,7 @@ dev: $(VENV)/.site-installed
 
 ## check-pages: validate every release page's front matter without building
 check-pages: $(VENV)/.site-installed
-	$(BIN)/python -m scripts.releases
+	$(BIN)/python -m scripts.checks.pages
 
 ## node_modules: the checkers the tests run (axe-core, the Nu HTML checker's vnu.jar) and Lighthouse for
 ## the benchmark, pinned in package-lock.json. Nothing from here is served to readers.
@@ -87,12 +87,12 @@ test: $(VENV)/.test-installed node_modules/.installed chromium java bwrap
 ## print what a maintainer must do (exit 1 when the site is behind); UPDATE=1 also rewrites the evidence, dated today
 .PHONY: check-upstream
 check-upstream: $(VENV)/.site-installed
-	$(BIN)/python -m scripts.check_upstream$(if $(filter 1,$(UPDATE)), --update)
+	$(BIN)/python -m scripts.checks.upstream$(if $(filter 1,$(UPDATE)), --update)
 
 ## bench: the figures (build time, scaling, bytes per view, Lighthouse, search); minutes, not a test
 bench: $(VENV)/.test-installed node_modules/.installed chromium
-	$(BIN)/python -m scripts.bench_site
-	$(BIN)/python -m scripts.bench_search --offline
+	$(BIN)/python -m scripts.bench.site
+	$(BIN)/python -m scripts.bench.search --offline
 
 clean:
 	rm -rf $(SITE) .cache .pytest_cache

@@ -1,1 +1,1 @@
-"""Command-line tools and the shared release data model of the PyTorch Release Timeline."""
+"""The code of the PyTorch Release Timeline, in layers (catalog, registry, verdicts, views; snippets; checks, bench and tools on top): see ARCHITECTURE.md."""

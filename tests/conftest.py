@@ -66,7 +66,7 @@ def built_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def catalog():
-    from scripts.releases import load_catalog
+    from scripts.catalog.loader import load_catalog
 
     return load_catalog(ROOT / "docs")
 
@@ -104,7 +104,7 @@ def offline_copy(built_site, tmp_path_factory) -> Path:
     """The offline zip, built the way `make build` does, unpacked into a temp dir; yields its top folder."""
     import zipfile
 
-    from scripts.offline import TOP_FOLDER, build_offline_zip
+    from scripts.tools.offline import TOP_FOLDER, build_offline_zip
 
     zip_path = build_offline_zip(ROOT, built_site)
     unpacked = tmp_path_factory.mktemp("offline")

@@ -1,6 +1,6 @@
 """Typing queries into the real search box, as a reader does, and reading the result list.
 
-Shared by the search tests and scripts/bench_search.py.
+Shared by the search tests and scripts/bench/search.py.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 no traceback) or in a correct, safe site.
 
 Cases are grouped as the issue that asked for them: script injection through front matter, files under
-docs/, and facts that must not pass. Most run `make check-pages`' command (`python -m scripts.releases`),
+docs/, and facts that must not pass. Most run `make check-pages`' command (`python -m scripts.checks.pages`),
 which is what the build's first hook runs too; the ones whose outcome is a safe page run a real build.
 """
 
@@ -25,7 +25,7 @@ RELEASE_16_EN = "docs/releases/1.6.en.md"
 
 def check_pages(project: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "scripts.releases", "--docs-dir", "docs"],
+        [sys.executable, "-m", "scripts.checks.pages", "--docs-dir", "docs"],
         cwd=project,
         capture_output=True,
         text=True,
@@ -71,7 +71,11 @@ IMG = "<img src=x onerror=alert(1)>"
 
 def _executable_markup(page: BeautifulSoup) -> list[str]:
     found = [f"<{tag.name} {a}>" for tag in page.find_all(True) for a in tag.attrs if a.lower().startswith("on")]
-    found += [a["href"] for a in page.find_all("a", href=True) if a["href"].strip().lower().startswith("javascript:")]
+    found += [
+        str(a["href"])
+        for a in page.find_all("a", href=True)
+        if str(a["href"]).strip().lower().startswith("javascript:")
+    ]
     found += [str(s)[:60] for s in page.find_all("script") if "alert(1)" in s.get_text()]
     return found
 

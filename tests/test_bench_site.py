@@ -1,4 +1,4 @@
-"""Fast checks of scripts/bench_site.py's parts (no timed builds, no browser, no Lighthouse run)."""
+"""Fast checks of the site benchmark's parts (scripts/bench/) (no timed builds, no browser, no Lighthouse run)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,15 @@ import sys
 import pytest
 from conftest import FIXTURES, ROOT
 
-from scripts import bench_site
-from scripts.bench_site import (
-    account,
-    add_synthetic_releases,
-    clone_release_text,
-    failing_audits,
-    index_sizes,
-    markdown_table,
-    parse_parts,
-    parse_sizes,
-    plain_material_config,
-    write_plain_config,
-)
-from scripts.releases import load_catalog, split_front_matter, version_key
+from scripts.bench import lighthouse
+from scripts.bench import site as bench_site
+from scripts.bench.builds import add_synthetic_releases, clone_release_text, plain_material_config, write_plain_config
+from scripts.bench.lighthouse import failing_audits
+from scripts.bench.site import markdown_table, parse_parts, parse_sizes
+from scripts.bench.weight import account, index_sizes
+from scripts.catalog.frontmatter import split_front_matter
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import version_key
 
 
 def gz(data: bytes) -> int:
@@ -42,7 +37,7 @@ def real_releases(tmp_path):
 
 def test_help_runs_as_a_module():
     result = subprocess.run(
-        [sys.executable, "-m", "scripts.bench_site", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "scripts.bench.site", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
     for option in ("--repeats", "--sizes", "--only", "--skip-builds", "--skip-lighthouse", "--site-dir"):
@@ -237,7 +232,7 @@ def test_failing_audits_skip_informative_and_not_applicable():
 
 
 def test_missing_lighthouse_is_skipped_with_a_hint(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(bench_site, "LIGHTHOUSE", tmp_path / "node_modules" / ".bin" / "lighthouse")
+    monkeypatch.setattr(lighthouse, "LIGHTHOUSE", tmp_path / "node_modules" / ".bin" / "lighthouse")
     (tmp_path / "site").mkdir()
     assert bench_site.main(["--only", "lighthouse", "--site-dir", str(tmp_path / "site")]) == 0
     out = capsys.readouterr().out
@@ -269,7 +264,7 @@ def test_lighthouse_measures_every_page_type_on_mobile_in_both_languages(tmp_pat
     ]:
         (site / path).mkdir(parents=True, exist_ok=True)
         (site / path / "index.html").write_text("x" * size, encoding="utf-8")
-    urls = bench_site.lighthouse_urls(site, "1.6")
+    urls = lighthouse.lighthouse_urls(site, "1.6")
     types = {page for page, _, _ in urls}
     assert types == {"home", "release", "release 2.14 (longest)", "lifecycle", "upgrade", "matrix", "support", "topic"}
     assert all((page, lang, "mobile") in urls for page in types for lang in ("zh", "en"))
@@ -281,4 +276,4 @@ def test_lighthouse_measures_every_page_type_on_mobile_in_both_languages(tmp_pat
             "total-blocking-time": {"displayValue": "150 ms"},
         }
     }
-    assert bench_site.performance_metrics(report) == "FCP 1.4 s · TBT 150 ms"
+    assert lighthouse.performance_metrics(report) == "FCP 1.4 s · TBT 150 ms"

@@ -21,12 +21,16 @@ from reference_data import (
     UPGRADE_1_13_TO_2_6,
 )
 
-from scripts.history import status_today
-from scripts.install_view import install_options, install_section
-from scripts.releases import ReleaseDataError, load_catalog
-from scripts.verdicts import library_pin
-from scripts.verify_compat import EVIDENCE_FILE, disagreements, load_evidence
-from scripts.views import upgrade_items
+from scripts.catalog.history import status_today
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import ReleaseDataError
+from scripts.checks.verify_compat import disagreements
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
+from scripts.verdicts.compute import verdicts_of
+from scripts.verdicts.install import install_options
+from scripts.verdicts.rules import library_pin
+from scripts.views.release.install import install_section
+from scripts.views.upgrade import upgrade_items
 
 # Where breaking-changes.md (and releases-0.x.md §3) puts each change: change id -> release.
 CHANGE_HOMES = {
@@ -107,7 +111,7 @@ MATURITY_RANK = {"Experimental": 0, "Prototype": 0, "Beta": 1, "API-Unstable": 1
 
 def test_no_label_journey_steps_down(catalog):
     # A step down (Stable 1.9 -> API-Unstable 2.10) has so far always meant one id given to two things.
-    from scripts.history import feature_history
+    from scripts.catalog.history import feature_history
 
     for entry in feature_history(catalog, "en"):
         ranked = [(version, label) for version, label in entry["steps"] if label in MATURITY_RANK]
@@ -206,10 +210,10 @@ def test_pairings_and_install_commands(catalog, patch):
 
 
 def test_every_release_since_1_0_has_an_install_box(catalog):
-    evidence = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
+    verdicts = verdicts_of(catalog, load_evidence(ROOT / "docs" / EVIDENCE_FILE))
     for release in catalog.releases:
         for lang in ("zh", "en"):
-            box = install_section(release, lang, evidence)
+            box = install_section(release, verdicts, lang)
             assert "{ #install }" in box, release.version
             if tuple(map(int, release.version.split("."))) >= (1, 0):
                 on_pypi = [p for p in release.patches if p not in release.compat.not_on_pypi]
@@ -220,8 +224,9 @@ def test_every_plain_pip_command_pins_a_torch_that_pypi_has(catalog):
     # 1.8.2 (LTS) was never on PyPI: `pip install torch==1.8.2` fails, so the box offers 1.8.1 and says why.
     evidence = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
     on_pypi = set(evidence["torch"])
+    verdicts = verdicts_of(catalog, evidence)
     for release in catalog.releases:
-        for line in install_section(release, "en", evidence).splitlines():
+        for line in install_section(release, verdicts, "en").splitlines():
             command = line.strip()
             if command.startswith("pip install torch==") and "download.pytorch.org" not in command:
                 pinned = command.split()[2].split("==")[1]
@@ -240,7 +245,7 @@ def test_upgrade_from_1_13_to_2_6_lists_the_famous_three_once_in_order(catalog):
 
 
 def test_releases_json_carries_compat_and_changes(catalog):
-    from scripts.feeds import releases_json
+    from scripts.views.feeds import releases_json
 
     document = json.loads(releases_json(catalog, "https://example.org/"))
     by_version = {r["version"]: r for r in document["releases"]}

@@ -1,4 +1,4 @@
-"""scripts/check_upstream.py against recorded PyPI answers (tests/fixtures/upstream, trimmed from PyPI's real
+"""scripts/checks/upstream.py against recorded PyPI answers (tests/fixtures/upstream, trimmed from PyPI's real
 simple index on 2026-11-26) and a local stand-in for PyPI: never the network. Also the two GitHub workflows and
 the Makefile target that run it."""
 
@@ -15,7 +15,7 @@ import pytest
 import yaml
 from conftest import FIXTURES, ROOT
 
-from scripts.check_upstream import main
+from scripts.checks.upstream import main
 
 RECORDED = FIXTURES / "upstream"  # torch 2.14.0–2.15.0, torchvision 0.29.0–0.29.2, torchaudio 2.0.0 (yanked), 2.11.0
 EVIDENCE_DAY = "2026-10-01"  # the fixture evidence: torch 2.14.x, torchvision 0.29.0/0.29.1, torchaudio 2.11.0
@@ -362,7 +362,7 @@ def test_update_writes_the_evidence_with_the_given_date(capsys, docs, fake_pypi)
 
 def test_the_way_from_a_new_release_to_a_provisional_page_and_on(capsys, docs, answers, fake_pypi):
     """Refetch, write the provisional page the check asks for: up to date. Then a new pin, then the post."""
-    from scripts.new_release import main as new_release
+    from scripts.tools.new_release import main as new_release
 
     assert _check(capsys, docs, "--registry", fake_pypi, "--update", "--date", "2026-11-23")[0] == 1
     assert new_release(["2.15", "--provisional", "--docs-dir", str(docs)]) == 0
@@ -455,5 +455,5 @@ def test_make_check_upstream_target(extra, flag):
     result = subprocess.run(
         ["make", "-n", "check-upstream", *extra], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    command = next(line for line in result.stdout.splitlines() if "scripts.check_upstream" in line)
+    command = next(line for line in result.stdout.splitlines() if "scripts.checks.upstream" in line)
     assert command.rstrip().endswith("--update") is flag

@@ -9,9 +9,13 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT
 
-from scripts.new_release import scaffold
-from scripts.releases import ReleaseDataError, heading_anchors, language_of, load_catalog, version_key
-from scripts.render import join_cjk_soft_breaks, release_header, timeline
+from scripts.catalog.fences import heading_anchors
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import ReleaseDataError, language_of, version_key
+from scripts.tools.new_release import scaffold
+from scripts.views.html import join_cjk_soft_breaks
+from scripts.views.release.header import release_header
+from scripts.views.timeline import timeline
 
 
 def test_versions_sort_as_numbers():
@@ -56,7 +60,7 @@ def test_timeline_markdown_links_and_counts():
     text = timeline(catalog, "en")
     assert text.index('data-version="1.6"') < text.index('data-version="1.5"')
     assert "(releases/1.6.md)" in text and "(releases/1.5.md)" in text
-    # One pill per label the release uses, none at zero (scripts/render.py maturity_counts_html).
+    # One pill per label the release uses, none at zero (scripts/views/timeline.py maturity_counts_html).
     assert 'data-maturity="Stable">1 Stable<' in text and 'data-maturity="Prototype"' not in text
 
 
@@ -98,7 +102,7 @@ def test_scaffold_cli_rejects_bad_version(tmp_path):
 def test_validator_cli_reports_and_exits_nonzero(tmp_path):
     scaffold("3.0", tmp_path / "docs")
     result = subprocess.run(
-        [sys.executable, "-m", "scripts.releases", "--docs-dir", str(tmp_path / "docs")],
+        [sys.executable, "-m", "scripts.checks.pages", "--docs-dir", str(tmp_path / "docs")],
         cwd=ROOT,
         capture_output=True,
         text=True,

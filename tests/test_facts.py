@@ -16,8 +16,8 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from scripts.frontmatter import split_front_matter
-from scripts.registry import EVIDENCE_FILE, load_evidence
+from scripts.catalog.frontmatter import split_front_matter
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 from scripts.snippets.extract import extract_page
 
 DOCS = ROOT / "docs"
@@ -172,7 +172,7 @@ def pip_commands(path: Path, docs: Path = DOCS) -> list[tuple[str, str, Path, in
     "prose" (a code span in the text or the front matter)."""
     found = []
     page = extract_page(path, docs)
-    code_lines = set()
+    code_lines: set[int] = set()
     for snippet in page.snippets:
         code_lines.update(range(snippet.fence_line, snippet.end_line + 1))
         if snippet.lang != "shell":

@@ -1,4 +1,4 @@
-"""The home page (docs/index.md, index.en.md; scripts/render.py `timeline`): label counts only where there is
+"""The home page (docs/index.md, index.en.md; scripts/views/timeline.py `timeline`): label counts only where there is
 something to count, the cross-release views as a tidy grid of plain cards, a search hint, and the site's
 navigation on a desktop screen."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_site import home_url, soup_of
 
-from scripts.releases import LANGUAGES
+from scripts.catalog.model import LANGUAGES
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}

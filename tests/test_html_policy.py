@@ -1,4 +1,4 @@
-"""The raw-HTML allowlist (scripts/html_policy.py) on HTML strings: each hostile case of issue 24 is refused,
+"""The raw-HTML allowlist (scripts/checks/html_policy.py) on HTML strings: each hostile case of issue 24 is refused,
 what the project's generators and Markdown emit passes, and every hostile case really acts in Chromium (so
 the list tests attacks, not guesses). The build-level cases (a page's file:line, SVG files, `.git` links)
 are in test_bad_input.py."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.html_policy import Finding, body_findings, clean_url, source_line, svg_findings, url_problem
+from scripts.checks.html_policy import Finding, body_findings, clean_url, source_line, svg_findings, url_problem
 
 # (id, body, what the finding names, what it does in Chromium: "script", "request" or "covers")
 HOSTILE = [
@@ -261,7 +261,7 @@ def test_a_plain_svg_file_passes():
     ids=["markdown-link", "attr-list", "case-insensitive", "not-in-fenced-code", "generated", "parse-error"],
 )
 def test_a_finding_is_traced_to_its_source_line(source, body, line):
-    from scripts.releases import scan_fences
+    from scripts.catalog.fences import scan_fences
 
     lines = source.split("\n")
     finding = body_findings(body)[0]
@@ -281,7 +281,11 @@ def _effects(page, log, body: str, click_links: bool) -> set[str]:
     """What `body` does in a Chromium page: run script (a dialog, also after clicking its links when
     `click_links`), request another host, or cover the page's own text."""
     dialogs: list[str] = []
-    handler = lambda dialog: (dialogs.append(dialog.message), dialog.dismiss())  # noqa: E731
+
+    def handler(dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
     page.on("dialog", handler)
     log.foreign_requests.clear()
     page.set_content(f"<!DOCTYPE html><html><body>{VICTIM}{body}</body></html>")

@@ -1,11 +1,11 @@
 """Gate: the Nu HTML checker finds no error in any built page, hosted or offline, beyond the allowlist of
-markup Material writes on purpose (scripts/check_html.py says why for each)."""
+markup Material writes on purpose (scripts/checks/nu_html.py says why for each)."""
 
 from __future__ import annotations
 
 import pytest
 
-from scripts.check_html import ALLOWLIST, CheckerUnavailable, check_site, errors_of, run_vnu, split_allowed
+from scripts.checks.nu_html import ALLOWLIST, CheckerUnavailable, check_site, errors_of, run_vnu, split_allowed
 
 
 def checked(site):

@@ -1,5 +1,5 @@
 """Every plain PyPI command on every page (both languages) is resolved by pip's own resolver, offline, against
-stand-in wheels made from the registry evidence (scripts/check_install.py); yanked pins are labelled; the Python line
+stand-in wheels made from the registry evidence (scripts/checks/install_resolver.py); yanked pins are labelled; the Python line
 above a command is what PyPI has for every package it pins."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 from conftest import ROOT
 
-from scripts.check_install import check_site, plain_commands, resolve, stand_in_wheels
-from scripts.registry import EVIDENCE_FILE, load_evidence
-from scripts.verdicts import command_pythons
+from scripts.checks.install_resolver import check_site, plain_commands, resolve, stand_in_wheels
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
+from scripts.verdicts.rules import command_pythons
 
 EVIDENCE = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
 
@@ -68,12 +68,14 @@ def test_the_python_line_above_each_command_is_what_pypi_has_for_every_pinned_pa
     assert by_torch["2.5.1"].stated[-1] == "3.12"
 
 
-def _install_section(built_site, version: str, lang: str) -> BeautifulSoup:
+def _install_section(built_site, version: str, lang: str) -> Tag:
     prefix = "" if lang == "zh" else "en/"
     soup = BeautifulSoup(
         (built_site / f"{prefix}releases/{version}/index.html").read_text(encoding="utf-8"), "html.parser"
     )
-    return soup.select_one("article")
+    article = soup.select_one("article")
+    assert article is not None, version
+    return article
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -1,4 +1,4 @@
-"""The feature lifecycle (docs/lifecycle.md, scripts/views.py `lifecycle`): one strip per feature on a release
+"""The feature lifecycle (docs/lifecycle.md, scripts/views/lifecycle.py `lifecycle`): one strip per feature on a release
 axis shared by all, newest feature first, the label journey in words beside it.
 
 It must say what the release pages say (every mention drawn at its release, in its label), draw nothing but
@@ -11,8 +11,8 @@ import pytest
 from reference_data import LIFECYCLE_SAMPLES
 from test_site import resolve, soup_of
 
-from scripts.history import feature_history
-from scripts.releases import AREAS, LANGUAGES, version_key
+from scripts.catalog.history import feature_history
+from scripts.catalog.model import AREAS, LANGUAGES, version_key
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 PHONE = {"width": 390, "height": 844}

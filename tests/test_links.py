@@ -7,7 +7,7 @@ from pathlib import Path
 
 from test_site import SITE_URL
 
-from scripts.check_links import check_site, main
+from scripts.checks.links import check_site, main
 
 ROOT = Path(__file__).resolve().parents[1]
 

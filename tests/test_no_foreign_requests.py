@@ -59,17 +59,22 @@ def srcset_urls(srcset: str) -> list[str]:
 
 
 def _html_loads(soup: BeautifulSoup) -> list[str]:
-    loaded = [t[a] for a in LOADING_ATTRIBUTES for t in soup.find_all(attrs={a: True})]
-    loaded += [u for t in soup.find_all(srcset=True) for u in srcset_urls(t["srcset"])]
-    loaded += [u for t in soup.find_all(style=True) for u in css_urls(t["style"])]
-    loaded += [t["href"] for t in soup.find_all("link", href=True) if LOADING_RELS & set(t.get("rel", []))]
+    # Every attribute read here holds one value (a string), never a list as class or rel do.
+    loaded = [str(t[a]) for a in LOADING_ATTRIBUTES for t in soup.select(f"[{a}]")]
+    loaded += [u for t in soup.find_all(srcset=True) for u in srcset_urls(str(t["srcset"]))]
+    loaded += [u for t in soup.find_all(style=True) for u in css_urls(str(t["style"]))]
+    loaded += [
+        str(t["href"]) for t in soup.find_all("link", href=True) if LOADING_RELS & set(t.get_attribute_list("rel"))
+    ]
     for svg in soup.find_all("svg"):
-        loaded += [t[a] for t in [svg, *svg.find_all(True)] if t.name != "a" for a in SVG_REFERENCES if t.has_attr(a)]
+        loaded += [
+            str(t[a]) for t in [svg, *svg.find_all(True)] if t.name != "a" for a in SVG_REFERENCES if t.has_attr(a)
+        ]
     loaded += [
         m.group(1)
         for t in soup.find_all("meta", content=True)
-        if t.get("http-equiv", "").lower() == "refresh"
-        for m in [REFRESH_URL.search(t["content"])]
+        if str(t.get("http-equiv", "")).lower() == "refresh"
+        for m in [REFRESH_URL.search(str(t["content"]))]
         if m
     ]
     return loaded

@@ -25,14 +25,16 @@ def soup_of(path: Path) -> BeautifulSoup:
 
 
 def check_links(soup: BeautifulSoup, root: str) -> None:
-    assert soup.html["lang"] == "zh"  # the default language's build, not the last one built
+    assert soup.html is not None and soup.html["lang"] == "zh"  # the default language's build, not the last one built
     message = soup.select_one("[data-not-found]")
-    assert "页面不存在" in message.select_one('[lang="zh"]').get_text()
-    assert "Page not found" in message.select_one('h1 [lang="en"]').get_text()
+    assert message is not None
+    zh, en = message.select_one('[lang="zh"]'), message.select_one('h1 [lang="en"]')
+    assert zh is not None and "页面不存在" in zh.get_text()
+    assert en is not None and "Page not found" in en.get_text()
     assert [a["href"] for a in message.select("a")] == [root, root + "en/"]
     menu = {a["hreflang"]: a["href"] for a in soup.select("a.md-select__link")}
     assert menu == {"zh": root, "en": root + "en/"}
-    hrefs = [a["href"] for a in soup.select("a[href]")] + [t["src"] for t in soup.select("script[src]")]
+    hrefs = [str(a["href"]) for a in soup.select("a[href]")] + [str(t["src"]) for t in soup.select("script[src]")]
     assert not [h for h in hrefs if "://" in h], "a 404 page can be served on any host: no absolute URLs"
 
 

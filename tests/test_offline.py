@@ -10,7 +10,7 @@ import pytest
 from browser import browser_page, wait_until
 from search_ui import run_query
 
-from scripts.offline import ZIP_PATH, search_entries
+from scripts.tools.offline import ZIP_PATH, search_entries
 
 INDEX_SCRIPT = re.compile(r"index\.(zh|en)\.js$")
 
@@ -18,7 +18,7 @@ INDEX_SCRIPT = re.compile(r"index\.(zh|en)\.js$")
 def test_makefile_build_makes_the_zip():
     makefile = open("Makefile", encoding="utf-8").read()
     build_recipe = makefile.split("\nbuild:")[1].split("\n\n")[0]
-    assert "mkdocs build --strict" in build_recipe and "scripts.offline" in build_recipe
+    assert "mkdocs build --strict" in build_recipe and "scripts.tools.offline" in build_recipe
 
 
 def test_zip_is_linked_from_every_page(built_site, offline_copy):

@@ -1,5 +1,5 @@
 """Provisional releases: a release PyPI lists whose official post is not available yet gets a page pair built
-from registry facts only (scripts/new_release.py --provisional). The catalog refuses any fact a registry cannot
+from registry facts only (scripts/tools/provisional.py, python -m scripts.new_release --provisional). The catalog refuses any fact a registry cannot
 give; the entry must agree with the evidence; the views mark it; the scaffold turns it into a full page later."""
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ from conftest import FIXTURES, ROOT
 from reference_data import PROVISIONAL
 from test_site import soup_of
 
-from scripts.new_release import provisional_problems, registry_facts, scaffold, scaffold_provisional
-from scripts.registry import EVIDENCE_FILE, load_evidence
-from scripts.releases import ReleaseDataError, load_catalog
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import ReleaseDataError
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
+from scripts.tools.new_release import scaffold, scaffold_provisional
+from scripts.tools.provisional import provisional_problems, registry_facts
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import copy_project, mkdocs_build
 
-from scripts.offline import ZIP_PATH, build_offline_zip
+from scripts.tools.offline import ZIP_PATH, build_offline_zip
 
 ANOTHER_DAY = {"SOURCE_DATE_EPOCH": "946684800"}  # 2000-01-01: a build "on another day"
 

@@ -16,7 +16,7 @@ from browser import browser_page, serve_directory
 from search_queries import QUERIES
 from search_ui import hit_at_3, page_of, result_groups, run_query, wait_for_full_index, warm_up
 
-from scripts.search_index import HEAD_BUDGET
+from scripts.views.search_index import HEAD_BUDGET
 
 pytestmark = pytest.mark.browser
 
@@ -117,7 +117,7 @@ def search_files_received(requests) -> dict[str, int]:
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_first_answer_needs_only_the_first_part_within_its_byte_budget(playwright_instance, built_site, lang):
     """Served gzipped, as a static host serves it, with the full text never arriving: the first answer still
-    comes, from search/index.<lang>.json alone, and that file is within scripts/search_index.py's
+    comes, from search/index.<lang>.json alone, and that file is within scripts/views/search_index.py's
     HEAD_BUDGET on the wire."""
     with serve_directory(built_site, like_a_web_host=True) as base, browser_page(playwright_instance) as (page, _log):
         finished = []

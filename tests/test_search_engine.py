@@ -1,5 +1,5 @@
 """Unit tests of the search engine (docs/assets/javascripts/search/engine.js), run in Node (the same file the
-browser's worker runs) on indexes that scripts/search_index.py builds, as the site's build does: whole, and
+browser's worker runs) on indexes that scripts/views/search_index.py builds, as the site's build does: whole, and
 split in the two parts the worker loads one after the other (the first answer from titles, versions and
 API names; the full text behind it)."""
 
@@ -12,7 +12,7 @@ import subprocess
 import pytest
 from conftest import ROOT
 
-from scripts.search_index import (
+from scripts.views.search_index import (
     FLAG_INSTALL,
     FLAG_INTRODUCES,
     FLAG_SUPPORT,

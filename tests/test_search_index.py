@@ -1,4 +1,4 @@
-"""The search index the build writes (scripts/search_index.py, overrides/hooks/lazy_search_index.py): page
+"""The search index the build writes (scripts/views/search_index.py, overrides/hooks/lazy_search_index.py): page
 sections as short plain-text documents, two parts per language (the first within its byte budget), nothing
 Material indexes itself."""
 
@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from scripts.history import feature_history
-from scripts.search_index import (
+from scripts.catalog.history import feature_history
+from scripts.views.search_index import (
     FLAG_INSTALL,
     FLAG_INTRODUCES,
     FLAG_SUPPORT,

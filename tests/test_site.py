@@ -11,8 +11,8 @@ import yaml
 from bs4 import BeautifulSoup
 from conftest import ROOT
 
-from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, MATURITY_LABELS
-from scripts.releases import RELEASES_DIR as RELEASES
+from scripts.catalog.model import DEFAULT_LANGUAGE, LANGUAGES, MATURITY_LABELS
+from scripts.catalog.model import RELEASES_DIR as RELEASES
 
 OTHER = {"zh": "en", "en": "zh"}
 SITE_URL = "http://127.0.0.1:8000/"  # mkdocs.yml's default when SITE_URL is unset
@@ -122,7 +122,7 @@ def test_navigation_lists_releases_newest_first(built_site, catalog, lang):
 
 
 def switcher_targets(soup: BeautifulSoup) -> dict[str, str]:
-    return {a["hreflang"]: a["href"] for a in soup.select("a.md-select__link[hreflang]")}
+    return {str(a["hreflang"]): str(a["href"]) for a in soup.select("a.md-select__link[hreflang]")}
 
 
 def test_switcher_keeps_the_page(built_site, catalog):
@@ -273,10 +273,12 @@ def chrome_texts(soup: BeautifulSoup) -> list[str]:
         for content in region.select('a.md-select__link, [data-md-component="header-topic"], .md-nav--secondary'):
             content.decompose()
         texts += [
-            t.strip() for t in region.find_all(string=True) if t.strip() and t.parent.name not in ("script", "style")
+            t.strip()
+            for t in region.find_all(string=True)
+            if t.strip() and t.parent is not None and t.parent.name not in ("script", "style")
         ]
         for element in region.find_all(True):
-            texts += [element[a] for a in CHROME_TEXT_ATTRIBUTES if element.get(a)]
+            texts += [str(element[a]) for a in CHROME_TEXT_ATTRIBUTES if element.get(a)]
     return texts
 
 

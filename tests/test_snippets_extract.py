@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.releases import split_front_matter  # noqa: E402
+from scripts.catalog.frontmatter import split_front_matter  # noqa: E402
 from scripts.snippets.directives import not_run_reason, parse_directive  # noqa: E402
 from scripts.snippets.extract import extract_page, extract_site, release_of, scan, write_extracted  # noqa: E402
 

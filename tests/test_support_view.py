@@ -1,4 +1,4 @@
-"""The support page (scripts/support_view.py): today's summary, support ranges with their dates, a chart with one
+"""The support page (scripts/views/support.py, support_chart.py; scripts/verdicts/support.py): today's summary, support ranges with their dates, a chart with one
 bar per row of each table, the LTS line with its source. The ranges follow the verdicts (PyPI's wheels), so a
 table's claim that PyPI contradicts is not shown as "another source"."""
 
@@ -11,8 +11,10 @@ from conftest import ROOT
 from reference_data import LTS, PROVISIONAL
 from test_site import resolve, soup_of
 
-from scripts.registry import EVIDENCE_FILE, load_evidence
-from scripts.support_view import RELEASE_PLAN, support_ranges, support_timeline
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
+from scripts.verdicts.compute import verdicts_of
+from scripts.verdicts.support import RELEASE_PLAN, support_ranges
+from scripts.views.support import support_timeline
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 SVG_ELEMENTS = {"svg", "g", "rect", "line", "path", "polyline", "circle", "text", "tspan", "title", "desc"}
@@ -23,8 +25,13 @@ def evidence():
     return load_evidence(ROOT / "docs" / EVIDENCE_FILE)
 
 
+@pytest.fixture(scope="module")
+def verdicts(catalog, evidence):
+    return verdicts_of(catalog, evidence)
+
+
 def _ranges(catalog, evidence, field):
-    return {r.value: r for r in support_ranges(catalog, field, evidence)}
+    return {r.value: r for r in support_ranges(catalog, field, verdicts_of(catalog, evidence))}
 
 
 # --- the ranges -------------------------------------------------------------------------------------------------
@@ -43,9 +50,10 @@ def test_python_ranges_follow_pypi(catalog, evidence):
 
 
 def test_a_source_pypi_contradicts_is_not_shown_as_disputed(catalog, evidence):
-    from scripts.verdicts import PYPI, python_verdict
+    from scripts.verdicts.model import PYPI
+    from scripts.verdicts.rules import python_verdict
 
-    for row in support_ranges(catalog, "python", evidence):
+    for row in support_ranges(catalog, "python", verdicts_of(catalog, evidence)):
         for disputed in (row.disputed_before, row.disputed_after):
             if disputed:
                 release, _ = disputed
@@ -161,7 +169,7 @@ def test_the_lts_line_is_on_the_support_page_with_its_source(built_site, lang):
         assert any(a["href"] == source for a in row.select("a"))
 
 
-def test_the_view_reads_no_clock(catalog, evidence):
+def test_the_view_reads_no_clock(catalog, verdicts):
     """Dates come from the catalog: the view is the same whatever day it is built, and names no day that is
     not a release date, a plan date or the evidence's date."""
 
@@ -169,8 +177,8 @@ def test_the_view_reads_no_clock(catalog, evidence):
         return page.url
 
     href.view = lambda name, anchor=None: name
-    html = support_timeline(catalog, "en", href, evidence)
-    assert html == support_timeline(catalog, "en", href, evidence)
+    html = support_timeline(catalog, "en", href, verdicts)
+    assert html == support_timeline(catalog, "en", href, verdicts)
     days = set(re.findall(r"\b20\d\d-\d\d-\d\d\b", html))
     known = {r.date_iso for r in catalog.releases} | {d for _, d in RELEASE_PLAN}
     assert days <= known, days - known

@@ -1,4 +1,4 @@
-"""scripts/verdicts.py: one answer per version question, held to the registry evidence; and where the site shows
+"""scripts/verdicts/rules.py: one answer per version question, held to the registry evidence; and where the site shows
 it (quick facts, matrix) it is that answer, not a platform-blind union."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOT
 
-from scripts.registry import EVIDENCE_FILE, cuda_of_version_py, library_record, load_evidence, release_record
-from scripts.releases import version_key
-from scripts.verdicts import accepts, command_pythons, default_cuda, install_patch, library_pin, python_verdict
+from scripts.catalog.model import version_key
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
+from scripts.registry.wheels import cuda_of_version_py, library_record, release_record
+from scripts.verdicts.rules import accepts, command_pythons, default_cuda, install_patch, library_pin, python_verdict
 
 EVIDENCE = load_evidence(ROOT / "docs" / EVIDENCE_FILE)
 

@@ -1,4 +1,4 @@
-"""scripts/verify_compat.py: asking the registry (against a local stand-in for PyPI, never the network) and
+"""scripts/checks/verify_compat.py: asking the registry (against a local stand-in for PyPI, never the network) and
 comparing the catalog with what it said."""
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ import zipfile
 import pytest
 from conftest import FIXTURES
 
-from scripts.releases import load_catalog
-from scripts.verify_compat import disagreements, fetch_evidence, pending_release, python_of
+from scripts.catalog.loader import load_catalog
+from scripts.checks.verify_compat import disagreements, pending_release
+from scripts.registry.pypi import fetch_evidence
+from scripts.registry.wheels import python_of
 
 
 def _wheel(requires: list[str]) -> bytes:

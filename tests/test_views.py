@@ -11,8 +11,9 @@ from conftest import copy_project, mkdocs_build
 from reference_data import FOUNDING, MONTH_ONLY, OFFICIAL, PROVISIONAL
 from test_site import SITE_URL, resolve, soup_of
 
-from scripts.history import release_changes
-from scripts.releases import AREAS, CHANGE_CATEGORIES, LANGUAGES, area_slug, load_catalog, version_key
+from scripts.catalog.history import release_changes
+from scripts.catalog.loader import load_catalog
+from scripts.catalog.model import AREAS, CHANGE_CATEGORIES, LANGUAGES, area_slug, version_key
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
 

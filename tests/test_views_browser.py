@@ -14,10 +14,11 @@ import pytest
 from conftest import ROOT
 from reference_data import OFFICIAL, PROVISIONAL
 
-from scripts.compat_views import _filter_values
-from scripts.releases import CHANGE_CATEGORIES, version_key
-from scripts.verify_compat import EVIDENCE_FILE, load_evidence
-from scripts.views import upgrade_items
+from scripts.catalog.model import CHANGE_CATEGORIES, version_key
+from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
+from scripts.verdicts.compute import verdicts_of
+from scripts.views.matrix import _filter_values
+from scripts.views.upgrade import upgrade_items
 
 pytestmark = pytest.mark.browser
 LANG_PREFIX = {"zh": "", "en": "en/"}
@@ -28,8 +29,8 @@ DESKTOP = {"width": 1280, "height": 900}
 def _rows_matching(catalog, key: str, value: str) -> list[str]:
     # The same PyPI evidence the build gives the matrix (overrides/hooks/generated_views.py).
     path = ROOT / "docs" / EVIDENCE_FILE
-    evidence = load_evidence(path) if path.is_file() else None
-    return [r.version for r in catalog.releases if value in _filter_values(r, evidence)[key]]
+    verdicts = verdicts_of(catalog, load_evidence(path) if path.is_file() else None)
+    return [r.version for r in catalog.releases if value in _filter_values(r, verdicts[r.version])[key]]
 
 
 @pytest.mark.parametrize(

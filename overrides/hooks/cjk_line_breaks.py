@@ -7,7 +7,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from mkdocs.plugins import event_priority  # noqa: E402
 
-from scripts.render import join_cjk_soft_breaks  # noqa: E402
+from scripts.views.html import join_cjk_soft_breaks  # noqa: E402
 
 
 @event_priority(-50)  # after the hooks that insert generated Markdown

@@ -5,8 +5,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by path; make `scripts` importable
 
-from scripts.feeds import FEED_NAME, JSON_NAME, SCHEMA_NAME, releases_json, releases_schema_json, rss_feed  # noqa: E402
-from scripts.releases import DEFAULT_LANGUAGE, cached_catalog  # noqa: E402
+from scripts.catalog.loader import cached_catalog  # noqa: E402
+from scripts.catalog.model import DEFAULT_LANGUAGE  # noqa: E402
+from scripts.views.feeds import FEED_NAME, JSON_NAME, SCHEMA_NAME, releases_json, releases_schema_json, rss_feed  # noqa: E402
 
 
 def on_post_build(config):

@@ -1,13 +1,9 @@
-"""Fill the marker comments of the generated pages from the release catalog:
-
-<!-- lifecycle -->          each feature on a shared release axis  (docs/lifecycle.md)
-<!-- compare -->            pick two releases, see what changed     (docs/compare.md)
-<!-- topic: Distributed --> one area's features, release by release (docs/topics/*.md)
-<!-- compatibility -->      Python/CUDA/ROCm/torchvision/torchaudio per release (docs/compatibility.md)
-<!-- support-timeline -->   when support for each Python, CUDA, platform ended (docs/support.md)
+"""Fill the marker comments of the generated pages (lifecycle, compare, topics, compatibility, support) from the
+catalog and the verdicts: scripts/views/markers.py `fill_markers`. This hook gives it the URLs (from MkDocs' file
+table, right online and offline), keeps the big views' HTML until Markdown is done, and marks the pages that need
+views.js or install.js.
 """
 
-import re
 import sys
 from pathlib import Path
 
@@ -16,20 +12,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
-from scripts.compat_views import compat_matrix  # noqa: E402
-from scripts.registry import evidence_of  # noqa: E402
-from scripts.releases import AREAS, cached_catalog, language_of, page_file_name  # noqa: E402
-from scripts.support_view import support_timeline  # noqa: E402
-from scripts.views import compare, lifecycle, topic  # noqa: E402
-
-TOPIC_MARKER = re.compile(r"<!-- topic: ([^>]+?) -->")
-PLACEHOLDER = '<div class="generated-view" data-view="{name}"></div>'
-MARKERS = ("<!-- lifecycle -->", "<!-- compare -->", "<!-- compatibility -->", "<!-- support-timeline -->")
-
-
-def _evidence(config):
-    """The PyPI evidence file (docs/.pypi-evidence.json), or None when there is none."""
-    return evidence_of(config.docs_dir)
+from scripts.catalog.loader import cached_catalog  # noqa: E402
+from scripts.catalog.model import language_of, page_file_name  # noqa: E402
+from scripts.verdicts.compute import cached_verdicts  # noqa: E402
+from scripts.views.markers import PLACEHOLDER, UnknownArea, fill_markers, has_markers  # noqa: E402
 
 
 def _href_factory(page, files):
@@ -55,41 +41,22 @@ def _href_factory(page, files):
 
 
 def on_page_markdown(markdown, page, config, files):
-    if not any(marker in markdown for marker in MARKERS) and not TOPIC_MARKER.search(markdown):
+    if not has_markers(markdown):
         return markdown
-    catalog = cached_catalog(config.docs_dir)
     lang = language_of(Path(page.file.src_uri))
-    href = _href_factory(page, files)
-    # The big tables are HTML already: they go into the page after Markdown (on_page_content), through a
-    # placeholder, instead of being parsed again by Markdown's HTML block handling (a third of a build).
-    views = {
-        "lifecycle": lambda: lifecycle(catalog, lang, href),
-        "compare": lambda: compare(catalog, lang, href),
-        "compatibility": lambda: compat_matrix(catalog, lang, href, _evidence(config)),
-    }
-    for name, render in views.items():
-        marker = f"<!-- {name} -->"
-        if marker in markdown:
-            page.meta["uses_views"] = True  # overrides/main.html loads views.js on this page only
-            if name == "compatibility":
-                page.meta["uses_install"] = True  # install.js: the matrix's platform choice
-            page.meta.setdefault("_generated_views", {})[name] = render()
-            markdown = markdown.replace(marker, PLACEHOLDER.format(name=name))
-    if "<!-- support-timeline -->" in markdown:
-        markdown = markdown.replace(
-            "<!-- support-timeline -->", support_timeline(catalog, lang, href, _evidence(config))
-        )
-
-    def render_topic(match):
-        area = match.group(1).strip()
-        if area not in AREAS:
-            raise PluginError(
-                f"{page.file.src_uri}: unknown area '{area}' in topic marker (expected one of: {', '.join(AREAS)})"
-            )
-        page.meta["nav_title"] = AREAS[area][lang]
-        return topic(catalog, area, lang, href)
-
-    return TOPIC_MARKER.sub(render_topic, markdown)
+    catalog, verdicts = cached_catalog(config.docs_dir), cached_verdicts(config.docs_dir)
+    try:
+        filled = fill_markers(markdown, catalog, verdicts, lang, _href_factory(page, files))
+    except UnknownArea as exc:
+        raise PluginError(f"{page.file.src_uri}: {exc}") from None
+    if filled.views:
+        page.meta["uses_views"] = True  # overrides/main.html loads views.js on this page only
+        page.meta["_generated_views"] = filled.views
+    if "compatibility" in filled.views:
+        page.meta["uses_install"] = True  # install.js: the matrix's platform choice
+    if filled.nav_title is not None:
+        page.meta["nav_title"] = filled.nav_title
+    return filled.markdown
 
 
 def on_page_content(html, page, config, files):

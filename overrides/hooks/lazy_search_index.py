@@ -5,14 +5,14 @@ Page views load nothing of it: the search worker (docs/assets/javascripts/search
 reader's language's first part (titles, versions, API names; search/index.<lang>.json) when the reader
 opens search or first types, answers from it, then loads the full text (search/index.<lang>.text.json);
 the other language's after answering. The offline copy, which cannot fetch from file://, has each part as a
-script (search/index.<lang>.js, search/index.<lang>.text.js). scripts/search_index.py says what each holds.
+script (search/index.<lang>.js, search/index.<lang>.text.js). scripts/views/search_index.py says what each holds.
 
 Material's search plugin would index every page too (and segment all Chinese text with jieba, about a third
 of the build) for an index nothing reads: each page is marked `search: exclude` for it, so its
 search_index.json holds only its config, which Material's page script still fetches.
 
-What the index knows beyond the pages' text (scripts/search_index.py): the section of the release that first
-lists a feature (feature ids, scripts/history.py), so it ranks above later mentions; each release page
+What the index knows beyond the pages' text (scripts/views/search_index.py): the section of the release that first
+lists a feature (feature ids, scripts/catalog/history.py), so it ranks above later mentions; each release page
 answers to its version, and the newest release's to "latest", "newest" and 最新; other pages to the words
 of their address. Which documents answer a kind of question: a release's `#install` section (FLAG_INSTALL,
 for "how to install 1.8"), every document of the end-of-support page and the compatibility matrix
@@ -23,14 +23,16 @@ for "how to install 1.8"), every document of the end-of-support page and the com
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by path; make `scripts` importable
 
 from mkdocs.plugins import event_priority  # noqa: E402
 
-from scripts.history import feature_history  # noqa: E402
-from scripts.releases import DEFAULT_LANGUAGE, LANGUAGES, cached_catalog  # noqa: E402
-from scripts.search_index import (  # noqa: E402
+from scripts.catalog.history import feature_history  # noqa: E402
+from scripts.catalog.loader import cached_catalog  # noqa: E402
+from scripts.catalog.model import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
+from scripts.views.search_index import (
     FLAG_INSTALL,
     FLAG_SUPPORT,
     PARTS,
@@ -43,12 +45,12 @@ from scripts.search_index import (  # noqa: E402
     split_index,
     unescape_title,
 )
-from scripts.views import UI  # noqa: E402  (views adds the search_upgrade_* words)
+from scripts.views.upgrade import UI  # noqa: E402  (the upgrade view's search_upgrade_* words)
 
 UPGRADE_VIEW_SOURCE = re.compile(r"^compare(?:\.[a-z]{2})?\.md$")
 # The pages that answer "which releases support Python 3.12 / CUDA 12.1": every document of them.
 SUPPORT_SOURCE = re.compile(r"^(?:support|compatibility)(?:\.[a-z]{2})?\.md$")
-# A release page's install box (scripts/render.py), the answer to "how to install 1.8".
+# A release page's install box (scripts/views/release/install.py), the answer to "how to install 1.8".
 INSTALL_SECTION = "install"
 RELEASE_SOURCE = re.compile(r"^releases/(\d+(?:\.\d+)+)(?:\.[a-z]{2})?\.md$")
 NEWEST_KEYWORDS = "latest newest 最新 最近"
@@ -60,7 +62,7 @@ NOT_ADDRESS_WORDS = re.compile(
     rf"^({'|'.join(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)})/|(index)?\.html$"
 )
 
-_build = {"docs": [], "introduces": {}, "newest": None, "versions": [], "upgrade_url": None}
+_build: dict[str, Any] = {"docs": [], "introduces": {}, "newest": None, "versions": [], "upgrade_url": None}
 
 
 def on_config(config):

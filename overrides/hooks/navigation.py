@@ -11,7 +11,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.nav import Section  # noqa: E402
 
-from scripts.releases import AREAS, RELEASES_DIR, area_slug, cached_catalog, version_key  # noqa: E402
+from scripts.catalog.loader import cached_catalog  # noqa: E402
+from scripts.catalog.model import AREAS, RELEASES_DIR, area_slug, version_key  # noqa: E402
 
 SECTION_TITLES = {"releases": {"zh": "版本", "en": "Releases"}, "topics": {"zh": "主题", "en": "Topics"}}
 # Top-level order: home, the cross-release views, the topics, then the releases: the 17 topics come before

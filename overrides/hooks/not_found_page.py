@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 
-from scripts.releases import DEFAULT_LANGUAGE  # noqa: E402
+from scripts.catalog.model import DEFAULT_LANGUAGE  # noqa: E402
 
 TEMPLATE = "404.html"
 PLACEHOLDER = '<script type="application/json" id="not-found-chrome">{}</script>'

@@ -4,7 +4,7 @@ Material's templates print `page.meta.title` and `page.meta.description` unescap
 <meta name="description"> and Open Graph tags, so a title such as `<img src=x onerror=…>` would run as
 HTML. MkDocs derives `page.title` from the same meta title, so the navigation and the search index get the
 escaped text too, and show it as the author wrote it. (Release pages validate these fields as one-line
-text; scripts/pages.py does the same for other pages.)
+text; scripts/checks/pages.py does the same for other pages.)
 """
 
 import html

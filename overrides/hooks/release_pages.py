@@ -1,8 +1,9 @@
-"""Give every release page its H1, fact box (date, official source, feature table with each feature's
-status today) and footer.
+"""Give every release page its H1, quick facts, fact box (date, official source, feature table with each feature's
+status today), install section, breaking changes and footer: scripts/views/release/page.py `render`.
 
-The facts come from the catalog (the Chinese page's front matter, the words of the page's own language),
-so the page body never repeats them by hand.
+The facts come from the catalog (the Chinese page's front matter, the words of the page's own language) and the
+verdicts (computed once per build), so the page body never repeats them by hand. This hook only finds the page,
+computes its links from MkDocs' file table and hands them over.
 """
 
 import sys
@@ -12,24 +13,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from mkdocs.utils import get_relative_url  # noqa: E402
 
-from scripts.compat_views import matrix_row_id  # noqa: E402
-from scripts.history import status_today  # noqa: E402
-from scripts.install_view import install_section, quick_facts  # noqa: E402
-from scripts.registry import evidence_of  # noqa: E402
-from scripts.releases import DEFAULT_LANGUAGE, RELEASES_DIR, cached_catalog, language_of  # noqa: E402
-from scripts.render import changes_section, release_footer, release_header  # noqa: E402
-from scripts.snippets.badges import badge_for  # noqa: E402
+from scripts.catalog.loader import cached_catalog  # noqa: E402
+from scripts.catalog.model import DEFAULT_LANGUAGE, RELEASES_DIR, language_of  # noqa: E402
 from scripts.snippets.status import DEFAULT_STATUS_FILE, load_status  # noqa: E402
+from scripts.verdicts.compute import cached_verdicts  # noqa: E402
+from scripts.views.release.page import PageLinks, render  # noqa: E402
 
 _status_entries: dict = {}
-_evidence: dict | None = None
 
 
 def on_config(config):
     # The snippet badges hook has already refused a status file that does not parse.
-    global _status_entries, _evidence
+    global _status_entries
     _status_entries = load_status(Path(config.docs_dir) / DEFAULT_STATUS_FILE).get("snippets", {})
-    _evidence = evidence_of(config.docs_dir)
     return config
 
 
@@ -60,27 +56,14 @@ def on_page_markdown(markdown, page, config, files):
         return markdown
     catalog, release = found
     lang = release.lang
-    compare_href = _page_url(files, page, "compare.md", lang)
-    lifecycle_href = _page_url(files, page, "lifecycle.md", lang)
-    statuses = status_today(catalog)
-
-    def release_href(version):
-        return _page_url(files, page, f"{RELEASES_DIR}/{version}.md", lang)
-
-    def feature_href(feature_id):
-        return f"{lifecycle_href}#feature-{feature_id}" if lifecycle_href else f"#{feature_id}"
-
-    whole = catalog.by_version()[release.version]
-    page.meta["uses_install"] = True  # overrides/main.html loads install.js (the install picker) here only
-    matrix = _page_url(files, page, "compatibility.md", lang)
-    quick = quick_facts(
-        catalog, whole, lang, _evidence, f"{matrix}#{matrix_row_id(release.version)}" if matrix else None
+    links = PageLinks(
+        release=lambda version: _page_url(files, page, f"{RELEASES_DIR}/{version}.md", lang),
+        compare=_page_url(files, page, "compare.md", lang),
+        lifecycle=_page_url(files, page, "lifecycle.md", lang),
+        compatibility=_page_url(files, page, "compatibility.md", lang),
     )
-    header = release_header(release, statuses, lifecycle_href, quick)
-    install = install_section(whole, lang, _evidence)
-    changes = changes_section(release, catalog, _status_entries, release_href, badge_for, feature_href)
-    footer = release_footer(catalog, release, compare_href, release_href)
-    return header + "\n" + markdown + "\n" + install + "\n" + changes + "\n" + footer
+    page.meta["uses_install"] = True  # overrides/main.html loads install.js (the install picker) here only
+    return render(catalog, cached_verdicts(config.docs_dir), release, markdown, links, _status_entries)
 
 
 def on_page_content(html, page, config, files):

@@ -1,9 +1,9 @@
 """A last line of defence: refuse to build a page whose body holds markup that is not on the allowlist.
 
-Every text field is escaped where it is rendered (scripts/render.py), so nothing here should ever fire for
+Every text field is escaped where it is rendered (scripts/views/html.py), so nothing here should ever fire for
 front matter; this catches what slips through any other way: raw HTML or an attr_list in a page body, a
 Markdown link to `jav&#x09;ascript:`, a future renderer that forgets to escape. The rendered body is parsed
-as a browser parses it and held to the allowlist of scripts/html_policy.py (elements, attributes, URL
+as a browser parses it and held to the allowlist of scripts/checks/html_policy.py (elements, attributes, URL
 schemes; no script but the generators' JSON, no inline style or event handlers, nothing loaded from another
 host). Each finding is reported as `docs/<page>.md:<line>: …`, the line found by looking for the markup in
 the page's source (only the file when the markup was generated or cannot be found written whole).
@@ -17,9 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 
-from scripts.frontmatter import shown_path, split_front_matter  # noqa: E402
-from scripts.html_policy import body_findings, source_line  # noqa: E402
-from scripts.releases import scan_fences  # noqa: E402
+from scripts.catalog.fences import scan_fences  # noqa: E402
+from scripts.catalog.frontmatter import shown_path, split_front_matter  # noqa: E402
+from scripts.checks.html_policy import body_findings, source_line  # noqa: E402
 
 
 def _located(findings, page) -> list[str]:
@@ -47,6 +47,7 @@ def on_page_content(html, page, config, files):
     if findings:
         located = _located(findings, page)
         raise PluginError(
-            "the page would carry markup that is not allowed (see scripts/html_policy.py):\n" + "\n".join(located)
+            "the page would carry markup that is not allowed (see scripts/checks/html_policy.py):\n"
+            + "\n".join(located)
         )
     return html

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 
 from mkdocs.plugins import event_priority  # noqa: E402
 
-from scripts.search_index import PARTS, index_file  # noqa: E402
+from scripts.views.search_index import PARTS, index_file  # noqa: E402
 
 ENGINE = "assets/javascripts/search/engine.js"
 BOX = "assets/javascripts/search/box.js"

@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:
 
 from mkdocs.exceptions import PluginError  # noqa: E402
 
-from scripts.releases import language_of  # noqa: E402
+from scripts.catalog.model import language_of  # noqa: E402
 from scripts.snippets.badges import insert_badges  # noqa: E402
 from scripts.snippets.status import DEFAULT_STATUS_FILE, StatusFileError, load_status  # noqa: E402
 

@@ -1,5 +1,5 @@
 """Fail the build, naming file and line, when any page is wrong: release facts and translations
-(scripts/releases.py), and what every file under docs/ may not be (scripts/pages.py: links leaving the
+(scripts/catalog/), and what every file under docs/ may not be (scripts/checks/pages.py: links leaving the
 repository, folders named like pages, strict front matter, unknown markers, unclosed fences).
 
 Runs first (high priority, in on_config) so a bad page stops the build before MkDocs collects or reads
@@ -14,9 +14,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 
-from scripts.pages import check_site_pages  # noqa: E402
-from scripts.registry import EvidenceError, evidence_of  # noqa: E402
-from scripts.releases import ReleaseDataError, cached_catalog  # noqa: E402
+from scripts.catalog.loader import cached_catalog  # noqa: E402
+from scripts.catalog.model import ReleaseDataError  # noqa: E402
+from scripts.checks.pages import check_site_pages  # noqa: E402
+from scripts.registry.evidence import EvidenceError, evidence_of  # noqa: E402
 
 
 @event_priority(100)

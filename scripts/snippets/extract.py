@@ -26,7 +26,8 @@ from pathlib import Path
 
 import yaml
 
-from scripts.releases import DEFAULT_LANGUAGE, RELEASES_DIR, VERSION_RE, language_of, split_front_matter
+from scripts.catalog.frontmatter import split_front_matter
+from scripts.catalog.model import DEFAULT_LANGUAGE, RELEASES_DIR, VERSION_RE, language_of
 from scripts.snippets.directives import DIRECTIVE_RE, DIRECTIVE_START_RE, check_directives_for_lang, parse_directive
 from scripts.snippets.model import LANG_ALIASES, Diagnostic, Page, Snippet, shown_path
 
@@ -321,7 +322,7 @@ def change_snippets(text: str, *, page: str, src_uri: str, page_lang: str, relea
     are written once), as python snippets at their lines. `directives["change"]` says which side it is:
     `after` must run on today's torch; `before` is run to record whether old code still works, warns or fails.
     Front matter that does not parse yields nothing here: the catalog reports it."""
-    from scripts.frontmatter import parse_front_matter
+    from scripts.catalog.frontmatter import parse_front_matter
 
     if release is None or page_lang != DEFAULT_LANGUAGE or not text.startswith("---\n"):
         return []

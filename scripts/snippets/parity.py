@@ -14,7 +14,7 @@ import io
 import re
 import tokenize
 
-from scripts.releases import DEFAULT_LANGUAGE
+from scripts.catalog.model import DEFAULT_LANGUAGE
 from scripts.snippets.model import Diagnostic, Page, Snippet
 
 __all__ = [

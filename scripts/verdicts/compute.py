@@ -1,0 +1,78 @@
+"""The verdicts of a catalog, computed once: `verdicts_of(catalog, evidence)` asks every decision of rules.py and
+install.py about every release and keeps the answers in the frozen records of model.py; `cached_verdicts(docs_dir)`
+is what the build's hooks hand to the views (recomputed only when the catalog or the evidence file changed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scripts.catalog.loader import cached_catalog
+from scripts.catalog.model import Catalog, Release
+from scripts.registry.evidence import EVIDENCE_FILE, evidence_of
+from scripts.verdicts.install import install_options, plain_command
+from scripts.verdicts.model import ReleaseVerdict, Verdicts
+from scripts.verdicts.rules import (
+    command_verdict,
+    install_patch,
+    library_pins,
+    no_wheels,
+    pending,
+    pypi_builds,
+    pypi_minors,
+    pypi_systems,
+    python_verdict,
+    recorded_wheels,
+)
+
+LIBRARIES = ("torchvision", "torchaudio")
+
+
+def release_verdict(release: Release, evidence: dict | None) -> ReleaseVerdict:
+    """Every answer about one release (see ReleaseVerdict)."""
+    patch = install_patch(release, evidence)
+    patch_python = python_verdict(release, evidence, patch)
+    pins, options = install_options(release, evidence)
+    return ReleaseVerdict(
+        version=release.version,
+        python=python_verdict(release, evidence),
+        patch=patch,
+        patch_python=patch_python,
+        builds=pypi_builds(release, evidence, patch),
+        systems=pypi_systems(evidence, patch),
+        wheels=recorded_wheels(evidence, patch),
+        library_pins={name: library_pins(release, evidence, name) for name in LIBRARIES},
+        pins=pins,
+        options=tuple(options),
+        command=command_verdict(evidence, pins, patch_python, plain_command(pins)) if pins else None,
+        no_wheels=no_wheels(evidence, pins.patch) if pins else (),
+    )
+
+
+def verdicts_of(catalog: Catalog, evidence: dict | None) -> Verdicts:
+    """The verdicts of every release of the catalog, and of the registry as a whole (None: no evidence file)."""
+    return Verdicts(
+        releases={release.version: release_verdict(release, evidence) for release in catalog.releases},
+        checked=evidence["checked"] if evidence else None,
+        pending=pending(catalog, evidence),
+        pypi_minors=pypi_minors(evidence),
+    )
+
+
+_CACHE: dict[str, tuple[tuple | None, Catalog, Verdicts]] = {}
+
+
+def cached_verdicts(docs_dir: Path | str) -> Verdicts:
+    """verdicts_of the docs folder's catalog (cached_catalog) and evidence (docs/.pypi-evidence.json), memoised on
+    that catalog and the evidence file's modification time and size: static-i18n runs a build per language and
+    every hook of every page asks, and nothing changed in between."""
+    docs_dir = Path(docs_dir)
+    catalog = cached_catalog(docs_dir)
+    path = docs_dir / EVIDENCE_FILE
+    stamp = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else None
+    key = str(docs_dir.resolve())
+    hit = _CACHE.get(key)
+    if hit and hit[0] == stamp and hit[1] is catalog:
+        return hit[2]
+    verdicts = verdicts_of(catalog, evidence_of(docs_dir))
+    _CACHE[key] = (stamp, catalog, verdicts)
+    return verdicts

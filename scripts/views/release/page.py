@@ -1,0 +1,49 @@
+"""A whole release page: its generated header (H1, quick facts, fact box, feature table), the page's own Markdown,
+the install section, the breaking changes and the footer. The one function the release page hook calls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from scripts.catalog.history import status_today
+from scripts.catalog.model import Catalog, ReleasePage
+from scripts.snippets.badges import badge_for
+from scripts.verdicts.model import Verdicts
+from scripts.views.matrix import matrix_row_id
+from scripts.views.release.changes import changes_section
+from scripts.views.release.header import release_footer, release_header
+from scripts.views.release.install import install_section
+from scripts.views.release.quick_facts import quick_facts
+
+
+@dataclass(frozen=True)
+class PageLinks:
+    """URLs from one release page to the pages around it, in its language (None where the site has no such page):
+    the hook computes them from MkDocs' file table, right for the hosted site and the offline copy alike."""
+
+    release: Callable[[str], str | None]  # version -> URL of that release's page
+    compare: str | None = None
+    lifecycle: str | None = None
+    compatibility: str | None = None
+
+
+def render(
+    catalog: Catalog, verdicts: Verdicts, page: ReleasePage, markdown: str, links: PageLinks, snippet_entries: dict
+) -> str:
+    """The release page's Markdown: generated header + the page's own body + install + changes + footer.
+    `snippet_entries`: the snippet status file's entries (the badges of the changes' before/after code)."""
+    lang = page.lang
+    lifecycle = links.lifecycle
+
+    def feature_href(feature_id: str) -> str:
+        return f"{lifecycle}#feature-{feature_id}" if lifecycle else f"#{feature_id}"
+
+    release = catalog.by_version()[page.version]
+    matrix = f"{links.compatibility}#{matrix_row_id(page.version)}" if links.compatibility else None
+    quick = quick_facts(catalog, release, lang, verdicts, matrix)
+    header = release_header(page, status_today(catalog), lifecycle, quick)
+    install = install_section(release, verdicts, lang)
+    changes = changes_section(page, catalog, snippet_entries, links.release, badge_for, feature_href)
+    footer = release_footer(catalog, page, links.compare, links.release)
+    return header + "\n" + markdown + "\n" + install + "\n" + changes + "\n" + footer

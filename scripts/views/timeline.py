@@ -1,0 +1,92 @@
+"""The home page timeline (`<!-- timeline -->`): a "latest release" entry, then every release newest first with its
+date, summary and maturity counts, and a line about a release PyPI has that the site has no page for yet."""
+
+from __future__ import annotations
+
+from scripts.catalog.model import Catalog, ReleasePage
+from scripts.verdicts.model import Verdicts
+from scripts.views.html import date_html, esc, maturity_badge, provisional_html, relative_link, release_src
+from scripts.views.words import UI
+
+# The labels a timeline entry always counts, even at zero, so entries compare at a glance.
+COUNTED_LABELS = ("Stable", "Beta", "Prototype")
+PENDING = {
+    "zh": "PyPI 上已有 PyTorch {version}（{uploaded} 首次上传，{checked} 核对），但这里还没有它的官方发布文章，所以暂不收录。",
+    "en": "PyPI already lists PyTorch {version} (first uploaded {uploaded}, checked {checked}); its official release post is not available here yet, so it has no page.",
+}
+
+
+def maturity_counts_html(page: ReleasePage) -> str:
+    """One pill per label the release uses (Stable, Beta, Prototype first, then the rest), none at zero:
+    "0 Stable · 0 Beta" on 27 entries of a page was noise, not a comparison."""
+    counts = page.maturity_counts()  # holds only labels with at least one feature
+    shown = [label for label in COUNTED_LABELS if label in counts] + [
+        label for label in counts if label not in COUNTED_LABELS
+    ]
+    return " ".join(maturity_badge(label, page.lang, counts[label]) for label in shown)
+
+
+def timeline(catalog: Catalog, lang: str, from_src: str = "index.md", pending: str | None = None) -> str:
+    """The home page timeline: a "latest release" entry, then every release newest first, each with its
+    date, summary and maturity counts. `pending` is HTML about a release that exists but has no page yet."""
+    t = UI[lang]
+    pages = catalog.pages(lang)
+    if not pages:
+        return ""
+    newest, oldest = pages[0], pages[-1]
+    coverage = t["coverage"].format(
+        first=oldest.version,
+        first_date=oldest.date_iso,
+        last=newest.version,
+        last_date=newest.date_iso,
+        count=len(pages),
+    )
+    lines = [f'<p class="timeline-coverage">{esc(coverage)}</p>', ""]
+    latest_link = (
+        f"[{esc(t['release'].format(version=newest.version))}]({relative_link(from_src, release_src(newest.version))})"
+    )
+    lines += [
+        '<div class="latest-release" markdown>',
+        "",
+        f'<p class="latest-label"><strong>{esc(t["latest"])}</strong></p>',
+        "",
+        f'{latest_link} · <time datetime="{newest.date_iso}">{newest.date_iso}</time>{provisional_html(newest)} — {esc(newest.summary)}',
+        "",
+    ]
+    if pending:
+        lines += [f'<p class="latest-pending">{pending}</p>', ""]
+    lines += ["</div>", "", '<div class="timeline" markdown>', ""]
+    for page in pages:
+        anchor = "v" + page.version.replace(".", "-")
+        lines += [
+            f'<div class="timeline-entry" data-version="{page.version}" data-date="{page.date_iso}" markdown>',
+            "",
+            f"## [{esc(t['release'].format(version=page.version))}]({relative_link(from_src, release_src(page.version))}) {{ #{anchor} }}",
+            "",
+            f'<p class="timeline-date">{date_html(page)}{provisional_html(page)}</p>',
+            "",
+            f'<p class="timeline-summary">{esc(page.summary)}</p>',
+            "",
+        ]
+        counts = maturity_counts_html(page)
+        if counts:  # a release without features gets no empty row of pills
+            lines += [f'<p class="timeline-counts">{counts}</p>', ""]
+        lines += [
+            "</div>",
+            "",
+        ]
+    lines += ["</div>", ""]
+    return "\n".join(lines)
+
+
+def pending_html(verdicts: Verdicts, lang: str) -> str | None:
+    """A line about a release PyPI lists but the site has no page for (from the registry evidence), or None."""
+    found = verdicts.pending
+    if found is None:
+        return None
+    return esc(PENDING[lang].format(version=found.version, uploaded=found.uploaded, checked=verdicts.checked))
+
+
+def home_timeline(catalog: Catalog, verdicts: Verdicts, lang: str, from_src: str) -> str:
+    """The home page's timeline (what `<!-- timeline -->` becomes), with the pending release's line."""
+    return timeline(catalog, lang, from_src=from_src, pending=pending_html(verdicts, lang))
