@@ -71,6 +71,15 @@ def catalog():
     return load_catalog(ROOT / "docs")
 
 
+@pytest.fixture(scope="session")
+def verdicts(catalog):
+    """The real catalog's verdicts (scripts/verdicts/compute.py), decided once from the committed evidence."""
+    from scripts.registry.evidence import evidence_of
+    from scripts.verdicts.compute import verdicts_of
+
+    return verdicts_of(catalog, evidence_of(ROOT / "docs"))
+
+
 @pytest.fixture
 def fixture_project(tmp_path) -> Path:
     """The project with a small, valid two-release docs/ (tests/fixtures/site) that tests may break."""

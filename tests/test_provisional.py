@@ -54,8 +54,38 @@ def test_2_15_states_what_pypi_says(catalog, evidence):
         assert evidence["torchvision"][version]["requires"] == ["torch>=2.14.0"]
         for lang in ("zh", "en"):
             assert version in release.pages[lang].compat.notes["pypi-torchvision-requires"]
-    for claims in (release.compat.claims(name) for name in ("python", "torchvision", "torchaudio", "pypi_cuda")):
+    for claims in (release.compat.claims(name) for name in ("python", "torchvision", "pypi_cuda")):
         assert all(c.sources == ("PyPI",) and c.evidence == "official" for c in claims)
+
+
+def test_2_15_pairs_torchaudio_2_11_as_its_docs_say_and_says_where_the_command_fails(catalog, verdicts, evidence):
+    """No torchaudio declares it accepts torch 2.15.0, but 2.11.0 declares no torch requirement at all and its
+    docs (source A) say it works with every PyTorch from 2.11 on: the page pairs it, with both sources, and the
+    plain command is decided for every package of it (torchaudio 2.11.0 has no Python 3.15 wheel)."""
+    release = catalog.by_version()["2.15"]
+    record = evidence["torchaudio"]["2.11.0"]
+    assert record["requires"] == [] and not record["yanked"]
+    assert release.compat.library_version("torchaudio", "2.15.0") == "2.11.0"
+    (claim,) = release.compat.claims("torchaudio")
+    assert set(claim.sources) == {"A", "PyPI"} and claim.evidence == "official"
+    command = verdicts["2.15"].command
+    assert command.text == "pip install torch==2.15.0 torchvision==0.29.2 torchaudio==2.11.0"
+    torch_pythons = set(evidence["torch"]["2.15.0"]["wheels"]["linux-x86_64"])
+    audio_pythons = set(record["wheels"]["linux-x86_64"])
+    vision_wheels = set(evidence["torchvision"]["0.29.2"]["wheels"]["linux-x86_64"])
+    vision_pythons = torch_pythons if "py3" in vision_wheels else vision_wheels  # a py3 wheel fits every Python 3
+    assert set(command.pythons) == torch_pythons & audio_pythons & vision_pythons
+    assert "3.15" in command.torch_only and ("torchaudio", "2.11.0") in command.lacking
+    for lang, words in (("zh", "3.15"), ("en", "Python 3.15")):
+        assert words in release.pages[lang].compat.notes["torchaudio-211-later"]
+
+
+def test_a_documented_pairing_stands_only_where_pypi_does_not_contradict_it(catalog, evidence):
+    release = catalog.by_version()["2.15"]
+    assert provisional_problems(release, evidence) == []
+    rejecting = json.loads(json.dumps(evidence))
+    rejecting["torchaudio"]["2.11.0"]["requires"] = ["torch==2.11.0"]  # a pin that refuses 2.15.0
+    assert any("torchaudio 2.11.0 here" in p for p in provisional_problems(release, rejecting))
 
 
 def test_no_provisional_release_carries_features_labels_or_changes(catalog):
@@ -131,7 +161,8 @@ def test_the_scaffold_writes_registry_facts_only(provisional_docs):
     for lang, name in (("zh", "1.7.md"), ("en", "1.7.en.md")):
         body = (provisional_docs / "releases" / name).read_text(encoding="utf-8").split("---", 2)[2]
         assert ("官方发布文章尚未收录" if lang == "zh" else "official release post is not available here yet") in body
-        assert "3.6–3.8" in body and "10.2" in body and "0.8.1" in body
+        # No registry fact is typed into the body, where it would go stale: the build computes them.
+        assert "3.6" not in body and "10.2" not in body and "0.8.1" not in body and "补丁版本" not in body
 
 
 @pytest.mark.parametrize(
@@ -143,8 +174,10 @@ def test_the_scaffold_writes_registry_facts_only(provisional_docs):
          "1.7.md:{line}: a provisional release carries registry facts only: remove 'changes'"),
         ("1.7.en.md", "title:", "features:\n  amp: AMP\ntitle:",
          "1.7.en.md:{line}: a provisional release carries registry facts only: remove 'features'"),
-        ("1.7.md", 'version: "10.2", sources: [PyPI]', 'version: "10.2", sources: [R]',
-         "1.7.md:{line}: a provisional release's pypi_cuda claim rests on PyPI alone"),
+        ("1.7.md", 'version: "10.2", sources: [PyPI]', 'version: "10.2", sources: [W]',
+         "1.7.md:{line}: a provisional release's pypi_cuda claim rests on PyPI or an official document only"),
+        ("1.7.md", 'version: "10.2", sources: [PyPI], evidence: official', 'version: "10.2", sources: [A], evidence: copy',
+         "1.7.md:{line}: a provisional release's pypi_cuda claim rests on PyPI or an official document only"),
         ("1.7.md", "source: https://pypi.org/project/torch/1.7.0/", "source: https://pytorch.org/blog/pytorch-1.7-released/",
          "1.7.md:{line}: a provisional release's source is its PyPI page"),
         ("1.7.md", "provisional: true", "provisional: yes",
@@ -256,3 +289,99 @@ def test_releases_json_says_which_releases_are_provisional(built_site, catalog):
     assert "provisional" in schema["properties"]["releases"]["items"]["required"]
     lts = next(r for r in document["releases"] if r["version"] == "1.8")["lts"]
     assert lts["patches"] == ["1.8.2"] and lts["source"].startswith("https://") and set(lts["note"]) == {"zh", "en"}
+
+
+# --- what changed on PyPI, what was announced, what is planned ----------------------------------------------------
+
+
+def test_the_registry_changes_of_2_15_are_computed_from_the_files(verdicts, evidence):
+    change = verdicts["2.15"].since_previous
+    before, now = evidence["torch"][change.previous_patch], evidence["torch"][change.patch]
+    assert (change.previous, change.patch) == ("2.14", "2.15.0")
+    pythons = {d.platform: d for d in change.deltas if d.fact == "python"}
+    for platform, delta in pythons.items():
+        assert set(delta.added) == set(now["wheels"].get(platform, [])) - set(before["wheels"].get(platform, []))
+        assert set(delta.removed) == set(before["wheels"].get(platform, [])) - set(now["wheels"].get(platform, []))
+    assert "3.10" in pythons["linux-x86_64"].removed and "3.15" in pythons["linux-x86_64"].added
+    cuda = {d.platform: d for d in change.deltas if d.fact == "cuda"}
+    assert cuda["linux-x86_64"].before == (before["cuda"]["linux-x86_64"],)
+    assert cuda["linux-x86_64"].now == (now["cuda"]["linux-x86_64"],) and cuda["linux-x86_64"].changed
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_2_15_page_shows_the_registry_changes_the_announcements_and_the_plan(built_site, catalog, verdicts, lang):
+    page = soup_of(built_site, f"{LANG_PREFIX[lang]}releases/2.15/")
+    table = page.select_one("#registry-changes ~ div table.registry-changes")
+    change = verdicts["2.15"].since_previous
+    header = [th.get_text(strip=True) for th in table.select("thead th")]
+    assert header[1:3] == [change.previous_patch, change.patch]
+    shown = [d for d in change.deltas if d.before or d.now]
+    rows = table.select("tbody tr")
+    assert len(rows) == len(shown)
+    for row, delta in zip(rows, shown, strict=True):
+        assert ("registry-changed" in (row.get("class") or [])) == delta.changed
+    release = catalog.by_version()["2.15"]
+    items = page.select("ul.announced li")
+    assert [li["id"] for li in items] == [f"announced-{a.id}" for a in release.pages[lang].announced]
+    for li, announced in zip(items, release.pages[lang].announced, strict=True):
+        assert li.select_one("a")["href"] == announced.source and announced.text in li.get_text()
+        assert li.select_one(".announced-mark") is not None
+    plan = release.next_release
+    shown_plan = page.select_one("p.release-plan")
+    assert shown_plan["data-version"] == plan.version and plan.date_iso in shown_plan.get_text()
+    assert shown_plan.select_one("a")["href"] == plan.source
+    home = soup_of(built_site, LANG_PREFIX[lang])
+    planned = home.select_one(".timeline .timeline-planned")
+    assert planned["data-version"] == plan.version and planned.select_one("a")["href"] == plan.source
+    assert planned.find_next_sibling(class_="timeline-entry")["data-version"] == "2.15"  # the plan leads
+    full = soup_of(built_site, f"{LANG_PREFIX[lang]}releases/2.14/")
+    assert not full.select("table.registry-changes, ul.announced, p.release-plan")
+
+
+PLAN = 'next_release:\n  version: "1.8"\n  date: 2020-12-10\n  source: https://github.com/pytorch/pytorch/blob/main/RELEASE.md\n  evidence: official\n'
+ANNOUNCED = "announced:\n  - id: py36\n    text: 不再支持 Python 3.6\n    source: https://github.com/pytorch/pytorch/issues/1\n    evidence: official\n"
+
+
+@pytest.mark.parametrize(
+    "zh_add, en_add, message",
+    [
+        (PLAN.replace('"1.8"', '"1.7"'), "", "next_release.version '1.7' must be later than 1.7"),
+        (PLAN.replace("2020-12-10", "2020-10-01"), "", "next_release.date 2020-10-01 is not after this release's date"),
+        (PLAN.replace("2020-12-10", "2020-12"), "", "next_release.date '2020-12': the planned day as YYYY-MM-DD"),
+        (PLAN.replace("https://github.com/pytorch/pytorch/blob/main/RELEASE.md", "javascript:alert(1)"), "", "next_release.source"),
+        (ANNOUNCED, "", "announced change 'py36' has no English text"),
+        (ANNOUNCED.replace("    source: https://github.com/pytorch/pytorch/issues/1\n", ""), "announced:\n  py36: No Python 3.6\n", "announced item"),
+        ("", "announced:\n  py36: No Python 3.6\n", "unknown announced change 'py36'"),
+    ],
+)  # fmt: skip
+def test_plans_and_announcements_are_checked_with_their_line(provisional_docs, zh_add, en_add, message):
+    for name, added in (("1.7.md", zh_add), ("1.7.en.md", en_add)):
+        page = provisional_docs / "releases" / name
+        text = page.read_text(encoding="utf-8")
+        page.write_text(text.replace("\n---\n", "\n" + added + "---\n", 1), encoding="utf-8")
+    with pytest.raises(ReleaseDataError) as info:
+        load_catalog(provisional_docs)
+    assert "1.7" in str(info.value) and message in str(info.value), str(info.value)
+
+
+def test_announcements_belong_to_a_provisional_release(provisional_docs):
+    older = provisional_docs / "releases" / "1.6.md"
+    older.write_text(older.read_text(encoding="utf-8").replace("\n---\n", "\n" + ANNOUNCED + "---\n", 1), "utf-8")
+    with pytest.raises(ReleaseDataError) as info:
+        load_catalog(provisional_docs)
+    assert "1.6.md:" in str(info.value) and "'announced' belongs to a provisional release" in str(info.value)
+
+
+def test_a_plan_is_shown_only_while_its_release_is_the_next_one(provisional_docs):
+    """Adding the planned release is one page pair: the older page's plan is then no longer shown anywhere."""
+    from scripts.verdicts.compute import verdicts_of
+    from scripts.verdicts.support import planned_releases
+
+    newest = provisional_docs / "releases" / "1.7.md"
+    newest.write_text(newest.read_text(encoding="utf-8").replace("\n---\n", "\n" + PLAN + "---\n", 1), "utf-8")
+    catalog = load_catalog(provisional_docs)
+    plan = catalog.releases[0].next_release
+    assert planned_releases(catalog, verdicts_of(catalog, FIXTURE_EVIDENCE)) == [plan]
+    pypi_has_it = json.loads(json.dumps(FIXTURE_EVIDENCE))
+    pypi_has_it["torch"]["1.8.0"] = {**pypi_has_it["torch"]["1.7.0"], "uploaded": "2020-12-10", "python": ["3.8"]}
+    assert planned_releases(catalog, verdicts_of(catalog, pypi_has_it)) == []

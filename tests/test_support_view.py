@@ -13,7 +13,7 @@ from test_site import resolve, soup_of
 
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 from scripts.verdicts.compute import verdicts_of
-from scripts.verdicts.support import RELEASE_PLAN, support_ranges
+from scripts.verdicts.support import support_ranges
 from scripts.views.support import support_timeline
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
@@ -154,8 +154,9 @@ def test_today_summary(built_site, catalog, evidence, lang):
     assert "13.2" in today.select_one(".support-today-cuda dd").get_text()
     assert "Python 3.10" in today.select_one(".support-today-dropped dd").get_text()
     plan = today.select_one(".support-today-next .release-plan")
-    planned = [v for v, _ in RELEASE_PLAN if v not in {r.version for r in catalog.releases}]
-    assert plan["data-version"] == planned[0] == "2.16"
+    planned = catalog.releases[0].next_release
+    assert plan["data-version"] == planned.version == "2.16"
+    assert plan.select_one("a")["href"] == planned.source  # the schedule's source, one click away
     assert ("计划（不是事实）" if lang == "zh" else "Plan, not fact") in plan.get_text()
 
 
@@ -180,7 +181,8 @@ def test_the_view_reads_no_clock(catalog, verdicts):
     html = support_timeline(catalog, "en", href, verdicts)
     assert html == support_timeline(catalog, "en", href, verdicts)
     days = set(re.findall(r"\b20\d\d-\d\d-\d\d\b", html))
-    known = {r.date_iso for r in catalog.releases} | {d for _, d in RELEASE_PLAN}
+    plan = catalog.releases[0].next_release
+    known = {r.date_iso for r in catalog.releases} | ({plan.date_iso} if plan else set())
     assert days <= known, days - known
 
 

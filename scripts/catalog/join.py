@@ -7,7 +7,7 @@ from pathlib import Path
 
 from scripts.catalog.fences import heading_anchors
 from scripts.catalog.frontmatter import Problem
-from scripts.catalog.model import Change, Feature, Lts, Release, ReleasePage
+from scripts.catalog.model import Announcement, Change, Feature, Lts, Plan, Release, ReleasePage
 from scripts.catalog.page import PAIRED_WORDS, PROVISIONAL_REFUSED, ParsedPage
 
 
@@ -85,6 +85,18 @@ def join_languages(zh: ParsedPage, en: ParsedPage, docs_dir: Path) -> tuple[Rele
                     en.lines[name],
                     f"a provisional release carries registry facts only: remove '{name}' ({zh.shown} has 'provisional: true')",
                 )
+    en_announced = en.values.get("announced") or {}
+    zh_announced = {a["id"]: a for a in zh.values.get("announced") or []}
+    for aid, item in zh_announced.items():
+        if aid not in en_announced:
+            problem(
+                en,
+                en.lines.get("announced", 1),
+                f"announced change '{aid}' has no English text: add '{aid}: <text>' under announced ({zh.shown}:{item['line']})",
+            )
+    for aid, words in en_announced.items():
+        if aid not in zh_announced:
+            problem(en, words["line"], f"unknown announced change '{aid}': {zh.shown} announces no such change")
     if "lts" in zh.lines and "lts_note" not in en.lines:
         problem(en, 1, f"missing 'lts_note': {zh.shown}:{zh.lines['lts']} has an LTS note, translate it here")
     if "lts_note" in en.lines and "lts" not in zh.lines:
@@ -113,7 +125,7 @@ def join_languages(zh: ParsedPage, en: ParsedPage, docs_dir: Path) -> tuple[Rele
         return None, problems
     if "compat" in zh.lines and compat is None:
         return None, problems
-    if any(name in zh.lines and not facts.get(name) for name in ("lts", "provisional")):
+    if any(name in zh.lines and not facts.get(name) for name in ("lts", "provisional", "announced", "next_release")):
         return None, problems  # its problem is recorded where it was read
     date, precision = facts["date"]
     pages = {}
@@ -159,9 +171,26 @@ def join_languages(zh: ParsedPage, en: ParsedPage, docs_dir: Path) -> tuple[Rele
             source_evidence=facts.get("source_evidence") or "official",
             provisional=bool(facts.get("provisional")),
             lts=_lts(facts.get("lts"), en.values.get("lts_note") if page is en else None),
+            announced=tuple(
+                Announcement(
+                    a["id"],
+                    en_announced[a["id"]]["name"] if page is en else a["text"],
+                    a["source"],
+                    a["evidence"],
+                    en_announced[a["id"]]["line"] if page is en else a["line"],
+                )
+                for a in facts.get("announced") or []
+            ),
+            next_release=_plan(facts.get("next_release")),
             lines=dict(page.lines),
         )
     return Release(facts["version"], pages), problems
+
+
+def _plan(facts: dict | None) -> Plan | None:
+    if facts is None:
+        return None
+    return Plan(facts["version"], facts["date"], facts["source"], facts["evidence"], facts["line"])
 
 
 def _lts(facts: dict | None, translated_note: str | None) -> Lts | None:

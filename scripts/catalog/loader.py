@@ -17,6 +17,10 @@ Two facts describe a release as a whole:
   turns it into a full page when the post arrives.
 - `lts: {patches: [...], source: <url>, evidence: ..., note: <Chinese words>}` — the release's long-term
   support line (1.8: 1.8.2); the English page translates the note as `lts_note` (`Release.lts`).
+- `announced: [{id, text, source, evidence}]` (provisional pages only) — changes an official source announced
+  before the post exists (RFCs, the release schedule); the English page gives their words by id.
+- `next_release: {version, date, source, evidence}` — the release schedule's next release: a plan, shown as one
+  on the newest release's page, the timeline and the support page while the catalog and PyPI lack that release.
 
 Every generated view (timeline, navigation, lifecycle, topics, compare/upgrade, compatibility, feeds,
 releases.json) reads releases through `load_catalog`. `python -m scripts.checks.pages` (make check-pages) checks
@@ -198,6 +202,20 @@ def _catalog_problems(releases: list[Release], today: dt.date) -> list[Problem]:
                         f"change '{change.id}': last_supported release {change.last_supported} has no page",
                     )
                 )
+    problems += _plan_problems(releases)
+    return problems
+
+
+def _plan_problems(releases: list[Release]) -> list[Problem]:
+    """A `next_release` plan falls after the release whose page names it. Adding the planned release is one page
+    pair and nothing else: the older page's plan is then fulfilled (or overtaken) and no view shows it any more
+    (scripts/verdicts/support.py `planned_releases`)."""
+    problems = []
+    for release in releases:
+        plan = release.next_release
+        if plan is not None and plan.date <= release.date:
+            message = f"next_release.date {plan.date_iso} is not after this release's date {release.date_iso}"
+            problems.append(Problem(release.facts.path, plan.line, message))
     return problems
 
 

@@ -151,6 +151,34 @@ class Lts:
     line: int
 
 
+@dataclass(frozen=True)
+class Announcement:
+    """A change an official source announced for a provisional release before its post exists (`announced:`): shown
+    as announced, with its source, never as a feature or a label."""
+
+    id: str
+    text: str  # in the page's language (the Chinese page's `text`, the English page's words by id)
+    source: str
+    evidence: str  # an EVIDENCE key
+    line: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The next release as the release schedule plans it (`next_release:` on the newest release's page): a plan with
+    its source, not a fact about a release; the release page and the timeline say so."""
+
+    version: str
+    date: dt.date
+    source: str
+    evidence: str  # an EVIDENCE key
+    line: int
+
+    @property
+    def date_iso(self) -> str:
+        return self.date.isoformat()
+
+
 @dataclass
 class ReleasePage:
     """One language's page of one release: the release's facts with this language's words."""
@@ -175,6 +203,8 @@ class ReleasePage:
     source_evidence: str = "official"
     provisional: bool = False  # on PyPI, but its official post is not available here yet: registry facts only
     lts: Lts | None = None
+    announced: tuple[Announcement, ...] = ()  # a provisional release's announced changes, in this page's language
+    next_release: Plan | None = None  # the newest release's page: the release schedule's next one
     lines: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -239,6 +269,11 @@ class Release:
         """True for a release known from PyPI only (`provisional: true`): its date is the first upload day, its
         facts are registry facts; the views mark it."""
         return self.facts.provisional
+
+    @property
+    def next_release(self) -> Plan | None:
+        """The next release as the schedule plans it, named on the newest release's page (None elsewhere)."""
+        return self.facts.next_release
 
     @property
     def lts(self) -> Lts | None:

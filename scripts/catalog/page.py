@@ -41,18 +41,23 @@ FACT_FIELDS = (
     "compat",
     "provisional",
     "lts",
+    "announced",
+    "next_release",
 )
 WORD_FIELDS = ("title", "summary", "description", "source_note", "date_note")
 ZH_REQUIRED = ("version", "date", "title", "summary", "source", "features")
 ZH_ALLOWED = FACT_FIELDS + WORD_FIELDS + ("features", "changes")
 EN_REQUIRED = ("title", "summary")
-EN_ALLOWED = WORD_FIELDS + ("features", "changes", "compat_notes", "lts_note")
+EN_ALLOWED = WORD_FIELDS + ("features", "changes", "compat_notes", "lts_note", "announced")
 # A provisional release (on PyPI, official post not available yet) carries registry facts only: nothing a post
 # would have to say. Its `features` list is not required, and these fields are refused on both pages.
 PROVISIONAL_REFUSED = ("features", "changes")
-# The only source a provisional page's compatibility claims may name.
-PROVISIONAL_CLAIM_SOURCES = ("PyPI",)
+# The sources a provisional page's compatibility claims may name: PyPI itself, or an official document that speaks of
+# future releases too (torchaudio's docs: 2.11 works with every later PyTorch); never a post, which does not exist yet.
+PROVISIONAL_CLAIM_SOURCES = ("PyPI", "A", "V", "R", "P")
 LTS_FIELDS = ("patches", "source", "evidence", "note")
+ANNOUNCED_FIELDS = ("id", "text", "source", "evidence")
+NEXT_RELEASE_FIELDS = ("version", "date", "source", "evidence")
 # Words that, when the Chinese page has them, the English page must translate (and only then).
 PAIRED_WORDS = ("description", "source_note", "date_note")
 FEATURE_FIELDS = ("id", "name", "area", "maturity", "note")
@@ -260,6 +265,60 @@ def _read_lts(r: Reader, node: yaml.Node, patches: list[str]) -> dict | None:
     return value
 
 
+def _read_announced(r: Reader, node: yaml.Node) -> list[dict] | None:
+    """`announced: [{id, text, source, evidence}]` (Chinese page): changes an official source announced for a
+    provisional release before its post exists. Each has its source; the English page gives its words by id."""
+    if not isinstance(node, yaml.SequenceNode) or not node.value:
+        r.problem(r.line(node), "'announced' lists changes, each with 'id', 'text', 'source' and 'evidence'")
+        return None
+    out: list[dict] = []
+    seen: dict[str, int] = {}
+    for item in node.value:
+        fields = r.fields(item, "announced item", ANNOUNCED_FIELDS, ANNOUNCED_FIELDS)
+        if fields is None or any(name not in fields for name in ANNOUNCED_FIELDS):
+            continue
+        line = r.line(item)
+        value = {
+            "id": r.matching(fields["id"][1], "announced.id", ID_RE, "lowercase letters, digits and dashes"),
+            "text": r.text(fields["text"][1], "announced.text"),
+            "source": r.url(fields["source"][1], "announced.source"),
+            "evidence": r.choice(fields["evidence"][1], "announced.evidence", EVIDENCE, "evidence"),
+        }
+        if any(value[name] is None for name in ANNOUNCED_FIELDS):
+            continue
+        announced_id = str(value["id"])
+        if announced_id in seen:
+            r.problem(line, f"duplicate announced id '{announced_id}' (first at line {seen[announced_id]})")
+            continue
+        seen[announced_id] = line
+        out.append({**value, "line": line})
+    return out
+
+
+def _read_next_release(r: Reader, node: yaml.Node, version: str) -> dict | None:
+    """`next_release: {version, date, source, evidence}`: the release schedule's next release, a plan."""
+    fields = r.fields(node, "next_release", NEXT_RELEASE_FIELDS, NEXT_RELEASE_FIELDS)
+    if fields is None or any(name not in fields for name in NEXT_RELEASE_FIELDS):
+        return None
+    planned = r.matching(fields["version"][1], "next_release.version", VERSION_RE, "MAJOR.MINOR, e.g. '2.16'")
+    raw = r.scalar(fields["date"][1], "next_release.date")
+    day = _parse_date(raw) if raw is not None else None
+    if raw is not None and (day is None or day[1] != "day"):
+        r.problem(r.line(fields["date"][1]), f"next_release.date '{raw}': the planned day as YYYY-MM-DD")
+        day = None
+    if planned and version_key(planned) <= version_key(version):
+        r.problem(r.line(fields["version"][1]), f"next_release.version '{planned}' must be later than {version}")
+        planned = None
+    value = {
+        "version": planned,
+        "date": day[0] if day else None,
+        "source": r.url(fields["source"][1], "next_release.source"),
+        "evidence": r.choice(fields["evidence"][1], "next_release.evidence", EVIDENCE, "evidence"),
+        "line": r.line(node),
+    }
+    return None if any(value[name] is None for name in NEXT_RELEASE_FIELDS) else value
+
+
 def _read_provisional(r: Reader, fields: dict, values: dict, version: str) -> bool | None:
     """`provisional: true`: a release known from PyPI only. Refuse every fact a registry cannot give (features
     and their labels, changes), a source other than the version's PyPI page, a date without the note that says it
@@ -296,10 +355,10 @@ def _read_provisional(r: Reader, fields: dict, values: dict, version: str) -> bo
     compat = values.get("compat")
     for name in COMPAT_FIELDS if compat else ():
         for claim in compat.claims(name) if compat else ():
-            if claim.sources != PROVISIONAL_CLAIM_SOURCES or claim.evidence != "official":
+            if not set(claim.sources) <= set(PROVISIONAL_CLAIM_SOURCES) or claim.evidence != "official":
                 r.problem(
                     claim.line,
-                    f"a provisional release's {name} claim rests on PyPI alone: 'sources: [PyPI]' and 'evidence: official'",
+                    f"a provisional release's {name} claim rests on PyPI or an official document only: sources among {', '.join(PROVISIONAL_CLAIM_SOURCES)}, 'evidence: official'",
                 )
                 ok = False
     return True if ok else None
@@ -391,6 +450,16 @@ def parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tuple
             values["lts"] = _read_lts(r, fields["lts"][1], values.get("patches") or [])
         if "provisional" in fields:
             values["provisional"] = _read_provisional(r, fields, values, version_of_file)
+        if "announced" in fields:
+            if "provisional" not in fields:
+                r.problem(
+                    lines["announced"],
+                    "'announced' belongs to a provisional release (before its post exists); a full page has features and changes",
+                )
+            else:
+                values["announced"] = _read_announced(r, fields["announced"][1])
+        if "next_release" in fields:
+            values["next_release"] = _read_next_release(r, fields["next_release"][1], version_of_file)
     else:
         if "features" in fields:
             feature_words = _read_words_by_id(r, fields["features"][1], "features", with_note=True)
@@ -400,6 +469,8 @@ def parse_page(path: Path, shown: str, version_of_file: str, lang: str) -> tuple
             values["compat_notes"] = _read_words_by_id(r, fields["compat_notes"][1], "compat_notes", with_note=False)
         if "lts_note" in fields:
             values["lts_note"] = r.text(fields["lts_note"][1], "lts_note")
+        if "announced" in fields:
+            values["announced"] = _read_words_by_id(r, fields["announced"][1], "announced", with_note=False)
 
     problems = r.problems + fence_problems(front.body, front.body_line, shown)
     parsed = ParsedPage(

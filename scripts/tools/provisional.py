@@ -203,19 +203,8 @@ WORDS = {
         "date_note": "{uploaded} 是 torch {first} 在 PyPI 上首次上传文件的日期，不是官方宣布的日期：官方发布文章尚未收录。",
         "source_note": "官方发布文章尚未收录，所以这里的来源是 PyPI 上这个版本的页面；页面上的事实都来自 PyPI（{checked} 核对）。",
         "heading": "官方发布文章尚未收录",
-        "intro": "PyTorch {version} 已经发布在 PyPI 上，但本站还没有它的官方发布文章，所以本页没有新特性、成熟度标签或不兼容变更的介绍，也不做推测。下面只列出 PyPI 上查得到的事实（{checked} 核对）：",
-        "uploaded": "首次上传：{uploaded}（PyPI 的上传日期，不是官方宣布的日期）",
-        "patches": "补丁版本：{patches}",
-        "python": "Python（PyPI 上 Linux x86_64 的 wheel）：{python}",
-        "python_none": "Python：PyPI 上没有 Linux x86_64 的 wheel",
-        "platform": "{platform} 的 wheel：{python}",
-        "cuda": "PyPI 默认 wheel（Linux x86_64）的 CUDA：{cuda}",
-        "cuda_none": "PyPI 默认 wheel（Linux x86_64）的 CUDA：没有记录（可能是 CPU 构建）",
-        "library": "Requires-Dist 接受它的 {name}：{versions}",
-        "library_none": "{name}：PyPI 上没有哪个版本在 Requires-Dist 中声明接受它",
+        "intro": "PyTorch {version} 已经发布在 PyPI 上，但本站还没有它的官方发布文章，所以本页不介绍新特性、成熟度标签或不兼容变更，也不做推测。页首的速览和下面的安装命令都由 PyPI 上的文件决定；接着是与上一个版本相比 PyPI 上有哪些变化，以及官方来源事先宣布、尚待发布文章确认的变化，每条都附来源。",
         "later": "官方发布文章收录后，本页会换成完整的版本介绍。",
-        "sep": "、",
-        "requires": "{version}（{requires}）",
     },
     "en": {
         "title": "PyTorch {version} (provisional: official post not available here yet)",
@@ -223,48 +212,21 @@ WORDS = {
         "date_note": "{uploaded} is the day torch {first} was first uploaded to PyPI, not an announcement date: the official release post is not available here yet.",
         "source_note": "The official release post is not available here yet, so the source is this version's PyPI page; every fact on this page comes from PyPI (checked {checked}).",
         "heading": "Official post not available here yet",
-        "intro": "PyTorch {version} is on PyPI, but its official release post is not available here yet: this page has no features, maturity labels or breaking changes, and guesses none. What PyPI says (checked {checked}):",
-        "uploaded": "First upload: {uploaded} (PyPI's upload day, not an announcement date)",
-        "patches": "Patch releases: {patches}",
-        "python": "Python (PyPI's Linux x86_64 wheels): {python}",
-        "python_none": "Python: PyPI has no Linux x86_64 wheels",
-        "platform": "{platform} wheels: {python}",
-        "cuda": "CUDA of the PyPI default wheel (Linux x86_64): {cuda}",
-        "cuda_none": "CUDA of the PyPI default wheel (Linux x86_64): not recorded (possibly a CPU build)",
-        "library": "{name} releases whose Requires-Dist accepts it: {versions}",
-        "library_none": "{name}: no release on PyPI declares in its Requires-Dist that it accepts it",
+        "intro": "PyTorch {version} is on PyPI, but its official release post is not available here yet: this page has no features, maturity labels or breaking changes, and guesses none. The quick facts at the top and the install commands below are decided by PyPI's files; after this come what changed on PyPI since the release before, and the changes official sources announced ahead of the post, each with its source.",
         "later": "When the official post is available, this page becomes a full release page.",
-        "sep": ", ",
-        "requires": "{version} ({requires})",
     },
 }
 
 
 def _body(facts: RegistryFacts, lang: str) -> list[str]:
+    """The page's own words: why it has no features. Every fact it shows is computed at build time from the
+    evidence (quick facts, install, the registry's changes), so none is written here to go stale."""
     w = WORDS[lang]
-    newest = facts.patches[-1]
-    items = [w["uploaded"].format(uploaded=facts.uploaded), w["patches"].format(patches=w["sep"].join(facts.patches))]
-    items.append(
-        w["python"].format(python=python_summary(facts.python[newest])) if facts.python[newest] else w["python_none"]
-    )
-    for platform, versions in facts.other_platforms[newest].items():
-        items.append(w["platform"].format(platform=PLATFORM_NAMES[platform], python=python_summary(versions)))
-    items.append(w["cuda"].format(cuda=facts.cuda[newest]) if facts.cuda[newest] else w["cuda_none"])
-    for name in LIBRARIES:
-        accepted = facts.libraries[name][newest]
-        shown = w["sep"].join(
-            w["requires"].format(version=v, requires=", ".join(facts.requires[name][v])) for v in reversed(accepted)
-        )
-        items.append(
-            w["library"].format(name=name, versions=shown) if accepted else w["library_none"].format(name=name)
-        )
     return [
         "",
         f"## {w['heading']} {{ #provisional }}",
         "",
-        w["intro"].format(version=facts.version, checked=facts.checked),
-        "",
-        *[f"- {item}" for item in items],
+        w["intro"].format(version=facts.version),
         "",
         w["later"],
         "",
@@ -310,6 +272,18 @@ def provisional_pages(facts: RegistryFacts) -> dict[str, str]:
     return {"zh": "\n".join(zh + _body(facts, "zh")), "en": "\n".join(en + _body(facts, "en"))}
 
 
+def _documented_pairing(release, evidence: dict, name: str, patch: str, paired: str | None, accepted: list) -> bool:
+    """A pairing PyPI's Requires-Dist cannot make but an official document does: no release declares it accepts the
+    patch (`accepted` is empty), and the paired release declares no torch requirement at all, is not yanked, and
+    the claim names a document beside or instead of PyPI (torchaudio 2.11.0: its docs say it works with 2.11 and
+    every later PyTorch)."""
+    record = evidence.get(name, {}).get(paired or "")
+    if accepted or not record or record.get("requires") or record.get("yanked"):
+        return False
+    claims = [c for c in release.compat.primary(name) if patch in c.torch or not c.torch] if release.compat else []
+    return any(set(c.sources) - {"PyPI"} for c in claims)
+
+
 def provisional_problems(release, evidence: dict) -> list[str]:
     """Where a provisional release's facts and the registry evidence disagree ("path:line: message" strings):
     date, source, patches, Python set, CUDA of the PyPI wheel, library pairings. Empty when they agree."""
@@ -347,7 +321,9 @@ def provisional_problems(release, evidence: dict) -> list[str]:
         for name in LIBRARIES:
             accepted = facts.libraries[name][patch]
             paired = compat.library_version(name, patch) if compat else None
-            if paired != (accepted[0] if accepted else None):
+            if paired != (accepted[0] if accepted else None) and not _documented_pairing(
+                release, evidence, name, patch, paired, accepted
+            ):
                 problem(
                     "compat",
                     f"torch {patch}: {name} {paired or 'none'} here; the newest release whose Requires-Dist accepts it is {accepted[0] if accepted else 'none'}",

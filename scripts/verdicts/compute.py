@@ -10,7 +10,8 @@ from scripts.catalog.loader import cached_catalog
 from scripts.catalog.model import Catalog, Release
 from scripts.registry.evidence import EVIDENCE_FILE, evidence_of
 from scripts.verdicts.install import install_options, plain_command
-from scripts.verdicts.model import ReleaseVerdict, Verdicts
+from scripts.verdicts.model import RegistryChange, ReleaseVerdict, Verdicts
+from scripts.verdicts.registry_changes import registry_change
 from scripts.verdicts.rules import (
     command_verdict,
     install_patch,
@@ -27,9 +28,13 @@ from scripts.verdicts.rules import (
 LIBRARIES = ("torchvision", "torchaudio")
 
 
-def release_verdict(release: Release, evidence: dict | None) -> ReleaseVerdict:
-    """Every answer about one release (see ReleaseVerdict)."""
+def release_verdict(release: Release, evidence: dict | None, previous: Release | None = None) -> ReleaseVerdict:
+    """Every answer about one release (see ReleaseVerdict); `previous`, the release before it, for what PyPI's
+    files say changed since."""
     patch = install_patch(release, evidence)
+    since: RegistryChange | None = None
+    if previous is not None:
+        since = registry_change(evidence, previous.version, install_patch(previous, evidence), patch)
     patch_python = python_verdict(release, evidence, patch)
     pins, options = install_options(release, evidence)
     return ReleaseVerdict(
@@ -45,13 +50,17 @@ def release_verdict(release: Release, evidence: dict | None) -> ReleaseVerdict:
         options=tuple(options),
         command=command_verdict(evidence, pins, patch_python, plain_command(pins)) if pins else None,
         no_wheels=no_wheels(evidence, pins.patch) if pins else (),
+        since_previous=since,
     )
 
 
 def verdicts_of(catalog: Catalog, evidence: dict | None) -> Verdicts:
     """The verdicts of every release of the catalog, and of the registry as a whole (None: no evidence file)."""
     return Verdicts(
-        releases={release.version: release_verdict(release, evidence) for release in catalog.releases},
+        releases={
+            release.version: release_verdict(release, evidence, previous)
+            for release, previous in zip(catalog.releases, [*catalog.releases[1:], None], strict=True)
+        },
         checked=evidence["checked"] if evidence else None,
         pending=pending(catalog, evidence),
         pypi_minors=pypi_minors(evidence),

@@ -26,6 +26,8 @@ __all__ = [
     "NoWheel",
     "Option",
     "Pending",
+    "RegistryChange",
+    "RegistryDelta",
     "Pin",
     "Pins",
     "PythonVerdict",
@@ -120,6 +122,39 @@ class CommandVerdict:
 
 
 @dataclass(frozen=True)
+class RegistryDelta:
+    """One fact PyPI's files give about two releases' install patches: its values before and now."""
+
+    fact: str  # "platforms" (with torch wheels), "python" (CPython versions of one platform's wheels), "cuda"
+    platform: str | None  # the platform of a "python" or "cuda" fact
+    before: tuple[str, ...]
+    now: tuple[str, ...]
+
+    @property
+    def added(self) -> tuple[str, ...]:
+        return tuple(v for v in self.now if v not in self.before)
+
+    @property
+    def removed(self) -> tuple[str, ...]:
+        return tuple(v for v in self.before if v not in self.now)
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.now
+
+
+@dataclass(frozen=True)
+class RegistryChange:
+    """What PyPI's files say changed from the release before to this one (install patch against install patch):
+    every fact, changed or not, so a view can show both columns (scripts/verdicts/registry_changes.py)."""
+
+    previous: str  # the release before, e.g. "2.14"
+    previous_patch: str  # its install patch, e.g. "2.14.1"
+    patch: str  # this release's install patch
+    deltas: tuple[RegistryDelta, ...]
+
+
+@dataclass(frozen=True)
 class ReleaseVerdict:
     """Every answer about one release, decided once (scripts/verdicts/compute.py `release_verdict`)."""
 
@@ -135,6 +170,7 @@ class ReleaseVerdict:
     options: tuple[Option, ...]  # the install commands, plain PyPI first
     command: CommandVerdict | None  # where the plain command works (None without pins or wheels)
     no_wheels: tuple[NoWheel, ...]  # platforms without a wheel of the patch (only where there is evidence)
+    since_previous: RegistryChange | None = None  # PyPI's facts against the release before (None without evidence)
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scripts.catalog.model import Catalog, Release, version_key
+from scripts.catalog.model import Catalog, Plan, Release, version_key
 from scripts.verdicts.model import PYPI, ReleaseVerdict, Verdicts
 
 FIELDS = ("python", "cuda")
-# PyTorch's published schedule (RELEASE.md, "Release Cadence"), known here from a third-party copy: a plan,
-# shown as a plan, and only for releases that neither the catalog nor PyPI lists yet.
-RELEASE_PLAN = (("2.15", "2026-10-28"), ("2.16", "2026-12-22"))
 
 
 def version_order(version: str) -> tuple:
@@ -129,7 +126,10 @@ def dropped_by_newest(catalog: Catalog, field: str, verdicts: Verdicts) -> list[
     return sorted(before - now, key=version_order)
 
 
-def planned_releases(catalog: Catalog, verdicts: Verdicts) -> list[tuple[str, str]]:
-    """RELEASE_PLAN entries that neither the catalog nor PyPI lists yet."""
-    released = {r.version for r in catalog.releases} | verdicts.pypi_minors
-    return [(version, date) for version, date in RELEASE_PLAN if version not in released]
+def planned_releases(catalog: Catalog, verdicts: Verdicts) -> list[Plan]:
+    """The schedule's next release (the newest release page's `next_release`, with its source), unless PyPI lists
+    it already: a plan is shown only until the release exists."""
+    plan = catalog.releases[0].next_release if catalog.releases else None
+    if plan is None or plan.version in {r.version for r in catalog.releases} | verdicts.pypi_minors:
+        return []
+    return [plan]

@@ -53,7 +53,7 @@ UI: dict[str, dict[str, str]] = {
         "today_dropped_cuda_unknown": "（CUDA 构建还不清楚）",
         "today_next": "下一个版本",
         "today_next_none": "资料中没有比已发布版本更晚的计划日期",
-        "plan": "计划（不是事实）：RELEASE.md 的发布日程（第三方副本 ◆）把 PyTorch {version} 排在 {date}",
+        "plan": "计划（不是事实）：PyTorch 的发布日程把 PyTorch {version} 排在 {date}",
         "source_pypi": "PyPI 上 Linux x86_64 的 wheel",
         "source_tables": "据 {sources}；PyPI 上没有这一版的 Linux x86_64 wheel",
         "provisional_date": "（PyPI 上传日期）",
@@ -94,7 +94,7 @@ UI: dict[str, dict[str, str]] = {
         "today_dropped_cuda_unknown": " (CUDA builds: not known yet)",
         "today_next": "Next release",
         "today_next_none": "our sources give no planned date later than the releases already out",
-        "plan": "Plan, not fact: RELEASE.md's release schedule (third-party copy ◆) puts PyTorch {version} on {date}",
+        "plan": "Plan, not fact: PyTorch's release schedule puts PyTorch {version} on {date}",
         "source_pypi": "PyPI's Linux x86_64 wheels",
         "source_tables": "according to {sources}; PyPI has no Linux x86_64 wheels of this release",
         "provisional_date": " (PyPI upload day)",
@@ -211,8 +211,9 @@ def today_summary(catalog: Catalog, lang: str, href, verdicts: Verdicts) -> str:
     previous = catalog.releases[1].version if len(catalog.releases) > 1 else ""
     plans = planned_releases(catalog, verdicts)
     if plans:
-        version, date = plans[0]
-        plan = f'<span class="release-plan" data-version="{esc(version)}">{esc(t["plan"].format(version=version, date=date))}</span>'
+        planned = plans[0]
+        words = esc(t["plan"].format(version=planned.version, date=planned.date_iso))
+        plan = f'<span class="release-plan" data-version="{esc(planned.version)}"><a href="{esc(planned.source)}">{words}</a>{evidence_mark(planned.evidence, lang)}</span>'
     else:
         plan = f'<span class="release-plan">{esc(t["today_next_none"])}</span>'
     newest_cell = f'<a href="{esc(href(newest.pages[lang]))}">PyTorch {esc(newest.version)}</a> · {date_html(newest, lang)}{provisional_html(newest.pages[lang])}'

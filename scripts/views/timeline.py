@@ -1,11 +1,22 @@
-"""The home page timeline (`<!-- timeline -->`): a "latest release" entry, then every release newest first with its
-date, summary and maturity counts, and a line about a release PyPI has that the site has no page for yet."""
+"""The home page timeline (`<!-- timeline -->`): a "latest release" entry, the schedule's next release (a plan, with
+its source), then every release newest first with its date, summary and maturity counts, and a line about a release
+PyPI has that the site has no page for yet."""
 
 from __future__ import annotations
 
-from scripts.catalog.model import Catalog, ReleasePage
+from scripts.catalog.model import Catalog, Plan, ReleasePage
 from scripts.verdicts.model import Verdicts
-from scripts.views.html import date_html, esc, maturity_badge, provisional_html, relative_link, release_src
+from scripts.verdicts.support import planned_releases
+from scripts.views.html import (
+    date_html,
+    esc,
+    evidence_mark,
+    maturity_badge,
+    provisional_html,
+    relative_link,
+    release_src,
+    short_url,
+)
 from scripts.views.words import UI
 
 # The labels a timeline entry always counts, even at zero, so entries compare at a glance.
@@ -14,6 +25,26 @@ PENDING = {
     "zh": "PyPI 上已有 PyTorch {version}（{uploaded} 首次上传，{checked} 核对），但这里还没有它的官方发布文章，所以暂不收录。",
     "en": "PyPI already lists PyTorch {version} (first uploaded {uploaded}, checked {checked}); its official release post is not available here yet, so it has no page.",
 }
+
+PLAN = {
+    "zh": {"title": "PyTorch {version}", "mark": "计划（不是事实）", "when": "发布日程排在 {date}", "source": "来源"},
+    "en": {"title": "PyTorch {version}", "mark": "plan, not fact", "when": "scheduled for {date}", "source": "source"},
+}
+
+
+def plan_html(plan: Plan, lang: str) -> list[str]:
+    """The schedule's next release at the top of the timeline: marked as a plan, its date, its source."""
+    w = PLAN[lang]
+    return [
+        f'<div class="timeline-planned" data-version="{esc(plan.version)}" data-date="{plan.date_iso}">',
+        f'<p class="timeline-plan-title"><strong>{esc(w["title"].format(version=plan.version))}</strong> · '
+        f'<span class="plan-mark">{esc(w["mark"])}</span></p>',
+        f'<p class="timeline-date"><time datetime="{plan.date_iso}">{esc(w["when"].format(date=plan.date_iso))}</time>'
+        f' · <a href="{esc(plan.source)}">{esc(w["source"])}: {esc(short_url(plan.source))}</a>'
+        f"{evidence_mark(plan.evidence, lang)}</p>",
+        "</div>",
+        "",
+    ]
 
 
 def maturity_counts_html(page: ReleasePage) -> str:
@@ -26,9 +57,12 @@ def maturity_counts_html(page: ReleasePage) -> str:
     return " ".join(maturity_badge(label, page.lang, counts[label]) for label in shown)
 
 
-def timeline(catalog: Catalog, lang: str, from_src: str = "index.md", pending: str | None = None) -> str:
+def timeline(
+    catalog: Catalog, lang: str, from_src: str = "index.md", pending: str | None = None, plan: Plan | None = None
+) -> str:
     """The home page timeline: a "latest release" entry, then every release newest first, each with its
-    date, summary and maturity counts. `pending` is HTML about a release that exists but has no page yet."""
+    date, summary and maturity counts. `pending` is HTML about a release that exists but has no page yet;
+    `plan`, the schedule's next release, leads the list as a plan."""
     t = UI[lang]
     pages = catalog.pages(lang)
     if not pages:
@@ -56,6 +90,8 @@ def timeline(catalog: Catalog, lang: str, from_src: str = "index.md", pending: s
     if pending:
         lines += [f'<p class="latest-pending">{pending}</p>', ""]
     lines += ["</div>", "", '<div class="timeline" markdown>', ""]
+    if plan is not None:
+        lines += plan_html(plan, lang)
     for page in pages:
         anchor = "v" + page.version.replace(".", "-")
         lines += [
@@ -89,4 +125,7 @@ def pending_html(verdicts: Verdicts, lang: str) -> str | None:
 
 def home_timeline(catalog: Catalog, verdicts: Verdicts, lang: str, from_src: str) -> str:
     """The home page's timeline (what `<!-- timeline -->` becomes), with the pending release's line."""
-    return timeline(catalog, lang, from_src=from_src, pending=pending_html(verdicts, lang))
+    plans = planned_releases(catalog, verdicts)
+    return timeline(
+        catalog, lang, from_src=from_src, pending=pending_html(verdicts, lang), plan=plans[0] if plans else None
+    )

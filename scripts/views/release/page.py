@@ -10,10 +10,12 @@ from scripts.catalog.history import status_today
 from scripts.catalog.model import Catalog, ReleasePage
 from scripts.snippets.badges import badge_for
 from scripts.verdicts.model import Verdicts
+from scripts.verdicts.support import planned_releases
 from scripts.views.matrix import matrix_row_id
 from scripts.views.release.changes import changes_section
 from scripts.views.release.header import release_footer, release_header
 from scripts.views.release.install import install_section
+from scripts.views.release.provisional import provisional_section
 from scripts.views.release.quick_facts import quick_facts
 
 
@@ -31,7 +33,8 @@ class PageLinks:
 def render(
     catalog: Catalog, verdicts: Verdicts, page: ReleasePage, markdown: str, links: PageLinks, snippet_entries: dict
 ) -> str:
-    """The release page's Markdown: generated header + the page's own body + install + changes + footer.
+    """The release page's Markdown: generated header + the page's own body + what a provisional page adds (registry
+    changes, announcements, the next release) + install + changes + footer.
     `snippet_entries`: the snippet status file's entries (the badges of the changes' before/after code)."""
     lang = page.lang
     lifecycle = links.lifecycle
@@ -43,7 +46,8 @@ def render(
     matrix = f"{links.compatibility}#{matrix_row_id(page.version)}" if links.compatibility else None
     quick = quick_facts(catalog, release, lang, verdicts, matrix)
     header = release_header(page, status_today(catalog), lifecycle, quick)
+    registry = provisional_section(page, verdicts[page.version], verdicts.checked, planned_releases(catalog, verdicts))
     install = install_section(release, verdicts, lang)
     changes = changes_section(page, catalog, snippet_entries, links.release, badge_for, feature_href)
     footer = release_footer(catalog, page, links.compare, links.release)
-    return header + "\n" + markdown + "\n" + install + "\n" + changes + "\n" + footer
+    return header + "\n" + markdown + "\n" + registry + "\n" + install + "\n" + changes + "\n" + footer
