@@ -54,14 +54,20 @@ def _href_factory(page, files):
     return href
 
 
+def _after_markdown(page, name, generated):
+    """A placeholder for the view `name`, whose HTML (`generated`) on_page_content puts in its place: the
+    views are HTML already, and go into the page after Markdown instead of being parsed again by Markdown's
+    HTML block handling (a third of a build)."""
+    page.meta.setdefault("_generated_views", {})[name] = generated
+    return PLACEHOLDER.format(name=name)
+
+
 def on_page_markdown(markdown, page, config, files):
     if not any(marker in markdown for marker in MARKERS) and not TOPIC_MARKER.search(markdown):
         return markdown
     catalog = cached_catalog(config.docs_dir)
     lang = language_of(Path(page.file.src_uri))
     href = _href_factory(page, files)
-    # The big tables are HTML already: they go into the page after Markdown (on_page_content), through a
-    # placeholder, instead of being parsed again by Markdown's HTML block handling (a third of a build).
     views = {
         "lifecycle": lambda: lifecycle(catalog, lang, href),
         "compare": lambda: compare(catalog, lang, href),
@@ -73,12 +79,12 @@ def on_page_markdown(markdown, page, config, files):
             page.meta["uses_views"] = True  # overrides/main.html loads views.js on this page only
             if name == "compatibility":
                 page.meta["uses_install"] = True  # install.js: the matrix's platform choice
-            page.meta.setdefault("_generated_views", {})[name] = render()
-            markdown = markdown.replace(marker, PLACEHOLDER.format(name=name))
+            markdown = markdown.replace(marker, _after_markdown(page, name, render()))
+    # The support timeline and the topics end as Markdown's blocks of HTML did (they were ones): without
+    # their last newline.
     if "<!-- support-timeline -->" in markdown:
-        markdown = markdown.replace(
-            "<!-- support-timeline -->", support_timeline(catalog, lang, href, _evidence(config))
-        )
+        generated = support_timeline(catalog, lang, href, _evidence(config)).rstrip("\n")
+        markdown = markdown.replace("<!-- support-timeline -->", _after_markdown(page, "support-timeline", generated))
 
     def render_topic(match):
         area = match.group(1).strip()
@@ -87,7 +93,7 @@ def on_page_markdown(markdown, page, config, files):
                 f"{page.file.src_uri}: unknown area '{area}' in topic marker (expected one of: {', '.join(AREAS)})"
             )
         page.meta["nav_title"] = AREAS[area][lang]
-        return topic(catalog, area, lang, href)
+        return _after_markdown(page, f"topic-{match.start()}", topic(catalog, area, lang, href).rstrip("\n"))
 
     return TOPIC_MARKER.sub(render_topic, markdown)
 
