@@ -132,6 +132,34 @@ HOSTILE = [
     ),
     ("input-image", '<input type="image" src="https://evil.example/x.png">', "an input may be one of", "request"),
     ("template", "<template><img src=x onerror=alert(1)></template>", "<template>", None),
+    # Found moving html5lib to Lexbor (issue 30): namespaces told apart without html5lib's, a template's
+    # contents judged too, references and comments as browsers end them, trees a parser would have to repair.
+    ("svg-script", "<svg><script>alert(1)</script></svg>", "<script>", "script"),
+    (
+        "svg-script-as-island",
+        '<svg><script type="application/json" id="compare-data">{}</script></svg>',
+        "<script>",
+        None,
+    ),
+    ("mathml-text-script", "<math><mtext><script>alert(1)</script></mtext></math>", "<script>", "script"),
+    ("svg-title-link", '<svg><title><a href="javascript:alert(1)">x</a></title></svg>', "scheme 'javascript:'", None),
+    (
+        "mathml-html-annotation",
+        '<math><annotation-xml encoding="text/html"><a href="javascript:alert(1)">x</a></annotation-xml></math>',
+        "scheme 'javascript:'",
+        None,
+    ),
+    ("template-contents", "<template><img src=x onerror=alert(1)></template>", "<img onerror=…>", None),
+    ("decimal-reference-in-scheme", '<a href="&#106;avascript:alert(1)">x</a>', "scheme 'javascript:'", "script"),
+    ("named-colon-in-scheme", '<a href="javascript&colon;alert(1)">x</a>', "scheme 'javascript:'", "script"),
+    ("comment-closed-by-bang", "<!-- a --!><img src=x onerror=alert(1)> -->", "<img onerror=…>", "script"),
+    ("svg-style-breaks-out", "<svg><style><img src=x onerror=alert(1)></style></svg>", "<img onerror=…>", "script"),
+    ("repeated-attribute", '<a href="https://pytorch.org/" HREF="javascript:alert(1)">x</a>', "HTML parse error", None),
+    ("processing-instruction", '<?xml-stylesheet href="https://evil.example/x.css"?>', "HTML parse error", None),
+    ("svg-cdata", "<svg><![CDATA[<img src=x onerror=alert(1)>]]></svg>", "HTML parse error", None),
+    ("foster-parented", "<table><tbody><p>x</p></tbody></table>", "HTML parse error", None),
+    ("adoption-agency", '<a href="#x">1<a href="#y">2</a></a>', "HTML parse error", None),
+    ("desc-ignores-its-end-tag", "<svg><desc>d<option></desc></svg>", "markup left open", None),
 ]
 
 
@@ -257,8 +285,31 @@ def test_a_plain_svg_file_passes():
         ("```html\n<script>x</script>\n```\n\n<script>alert(1)</script>\n", "<script>alert(1)</script>", 5),
         ("# T\n", '<p><a href="javascript:alert(1)">generated</a></p>', None),
         ("# T\n\n<select><div>x</div></select>\n", "<select><div>x</div></select>", 3),
+        ("# T\n\n<p>a</p>\n\n<p>b</b></p>\n", "<p>a</p>\n<p>b</b></p>", 5),
+        ("# T\n\n<p>a &copy b</p>\n", "<p>a &copy b</p>", 3),
+        (
+            "# T\n\n<p>1</p>\n\n<table><tbody>x<tr><td>1</td></tr></tbody></table>\n",
+            "<p>1</p>\n<table><tbody>x<tr><td>1</td></tr></tbody></table>",
+            5,
+        ),
+        (
+            '# T\n\n<p>1</p>\n\n<p><a href="#a">1<a href="#b">2</a></a></p>\n',
+            '<p>1</p>\n<p><a href="#a">1<a href="#b">2</a></a></p>',
+            5,
+        ),
     ],
-    ids=["markdown-link", "attr-list", "case-insensitive", "not-in-fenced-code", "generated", "parse-error"],
+    ids=[
+        "markdown-link",
+        "attr-list",
+        "case-insensitive",
+        "not-in-fenced-code",
+        "generated",
+        "parse-error",
+        "stray-end-tag",
+        "ampersand",
+        "text-in-table",
+        "tree-repaired",
+    ],
 )
 def test_a_finding_is_traced_to_its_source_line(source, body, line):
     from scripts.catalog.fences import scan_fences

@@ -50,8 +50,9 @@ def on_page_markdown(markdown, page, config, files):
     except UnknownArea as exc:
         raise PluginError(f"{page.file.src_uri}: {exc}") from None
     if filled.views:
-        page.meta["uses_views"] = True  # overrides/main.html loads views.js on this page only
         page.meta["_generated_views"] = filled.views
+    if filled.scripted:
+        page.meta["uses_views"] = True  # overrides/main.html loads views.js on this page only
     if "compatibility" in filled.views:
         page.meta["uses_install"] = True  # install.js: the matrix's platform choice
     if filled.nav_title is not None:

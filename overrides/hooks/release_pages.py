@@ -11,13 +11,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by path; make `scripts` importable
 
+from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
 from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import DEFAULT_LANGUAGE, RELEASES_DIR, language_of  # noqa: E402
 from scripts.snippets.status import DEFAULT_STATUS_FILE, load_status  # noqa: E402
 from scripts.verdicts.compute import cached_verdicts  # noqa: E402
-from scripts.views.release.page import PageLinks, render  # noqa: E402
+from scripts.views.release.page import HEADER_PLACEHOLDER, PageLinks, render  # noqa: E402
 
 _status_entries: dict = {}
 
@@ -63,7 +64,9 @@ def on_page_markdown(markdown, page, config, files):
         compatibility=_page_url(files, page, "compatibility.md", lang),
     )
     page.meta["uses_install"] = True  # overrides/main.html loads install.js (the install picker) here only
-    return render(catalog, cached_verdicts(config.docs_dir), release, markdown, links, _status_entries)
+    rendered = render(catalog, cached_verdicts(config.docs_dir), release, markdown, links, _status_entries)
+    page.meta["_release_header"] = rendered.header
+    return rendered.markdown
 
 
 def on_page_content(html, page, config, files):
@@ -71,4 +74,7 @@ def on_page_content(html, page, config, files):
     found = _release_page(page, config)
     if found:
         page.title = f"PyTorch {found[1].version}"
+        if html.count(HEADER_PLACEHOLDER) != 1:
+            raise PluginError(f"{page.file.src_uri}: the release header's placeholder did not survive Markdown")
+        html = html.replace(HEADER_PLACEHOLDER, page.meta.pop("_release_header"))
     return html

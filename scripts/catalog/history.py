@@ -60,6 +60,17 @@ def status_today(catalog: Catalog) -> dict[str, Status]:
     return status
 
 
+_STATUS: list[tuple[Catalog, dict[str, Status]]] = []
+
+
+def cached_status_today(catalog: Catalog) -> dict[str, Status]:
+    """status_today of this very catalog object, computed once: every release page of a build asks, and the
+    catalog is the same object for all of them (scripts/catalog/loader.py `cached_catalog`)."""
+    if not _STATUS or _STATUS[0][0] is not catalog:
+        _STATUS[:] = [(catalog, status_today(catalog))]
+    return _STATUS[0][1]
+
+
 def between(catalog: Catalog, from_version: str, to_version: str) -> list[Release]:
     """The releases after `from_version` up to and including `to_version`, oldest first (either order given)."""
     lo, hi = sorted((from_version, to_version), key=version_key)

@@ -51,7 +51,6 @@ LAYERS: dict[str, tuple[str, ...]] = {
 # is no longer over the limit is itself a finding, so the list cannot go stale.
 PENDING_SPLITS: dict[str, str] = {
     "scripts/snippets/worker.py": "the snippet checker's owner splits it",
-    "scripts/checks/html_policy.py": "its parser is being replaced (only moved here, contents untouched)",
 }
 # Folders over MAX_MODULES_PER_FOLDER whose owner is reorganising them, kept honest the same way.
 PENDING_FOLDERS: dict[str, str] = {

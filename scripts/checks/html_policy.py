@@ -1,18 +1,21 @@
 """What HTML a page body and an SVG file may hold, judged on the tree a browser would build, not on patterns.
 
-A page body is parsed by html5lib (the WHATWG HTML5 algorithm) as the inside of an element in <body>, the way
-the template places it, with scripting on as in the reader's browser; a body with <noscript> is also parsed
-with scripting off (a reader without JavaScript), so both readings must pass. Entities are decoded by the
-parser, a repeated attribute keeps its first value, and <noscript>/<xmp>/<textarea> switch the tokenizer
-exactly as in Chromium, so `<script type=a type=b>`, `jav&#x09;ascript:` or a tag hidden in an attribute
-that a raw-text element ends early are seen as the browser sees them.
+A page body is parsed by Lexbor (selectolax; the WHATWG HTML algorithm in C, as browsers parse) as the
+inside of a <div> in <body>, the way the template places it, with scripting on as in the reader's browser; a
+body with <noscript> is also parsed with scripting off (a reader without JavaScript), so both readings must
+pass. Entities are decoded by the parser, a repeated attribute keeps its first value, and
+<noscript>/<xmp>/<textarea> switch the tokenizer as in Chromium, so `<script type=a type=b>`,
+`jav&#x09;ascript:` or a tag hidden in an attribute that a raw-text element ends early are seen as the browser
+sees them. Each element's namespace (HTML, SVG, MathML) follows from its parent by the standard's rule
+(scripts/checks/html_syntax.py), so `<svg><script>`, `<svg><a>` and `<math><mtext><a>` are told apart.
 
 Then every element and attribute must be on an allowlist (`HTML_ELEMENTS`, `SVG_ELEMENTS`), and every URL
 must use an allowed scheme after the clean-up browsers do (ASCII tab and newline removed anywhere, control
-characters and spaces trimmed). Anything else is a `Finding`. Two more rules close the gap between html5lib
-and a browser: any HTML parse error is refused (a browser recovers from one in its own way: Chromium, for
-one, keeps tags inside <select> that html5lib drops), and so is markup left open at the end of the body
-(it would swallow the template that follows).
+characters and spaces trimmed). Anything else is a `Finding`. Two more rules make the tree the same in every
+browser: the body must be written without anything a parser recovers from, its tree exactly the tree its tags
+say (scripts/checks/html_syntax.py: a parse error, an implied, moved or dropped element, tags in <select> that older
+parsers drop and newer ones keep, are refused as "HTML parse error"), and nothing may be left open at the end
+of the body (it would swallow the template that follows).
 
 SVG files are XML: they are parsed by expat (what the browser uses for an SVG document) and held to the same
 SVG allowlist; a DOCTYPE (entities) and processing instructions (xml-stylesheet) are refused.
@@ -26,18 +29,23 @@ import html
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-import html5lib
-from html5lib.constants import E as HTML5LIB_ERRORS
-
-HTML_NS = "http://www.w3.org/1999/xhtml"
-SVG_NS = "http://www.w3.org/2000/svg"
-XLINK_NS = "http://www.w3.org/1999/xlink"
-XML_NS = "http://www.w3.org/XML/1998/namespace"
-XMLNS_NS = "http://www.w3.org/2000/xmlns/"
-# How a namespaced attribute is written in the source (html5lib and expat both give "{namespace}name").
-ATTRIBUTE_PREFIXES = {XLINK_NS: "xlink:", XML_NS: "xml:", XMLNS_NS: "xmlns:"}
+from scripts.checks.html_syntax import (
+    HTML,
+    MATHML,
+    SVG,
+    SVG_NS,
+    Body,
+    Element,
+    Problem,
+    local_name,
+    parse_body,
+    read_tags,
+    tree_problem,
+    xml_elements,
+)
 
 # Attributes any HTML element may carry; data-* and aria-* are matched by pattern.
 GLOBAL_ATTRIBUTES = {"id", "class", "title", "lang", "dir", "hidden", "tabindex", "role", "translate"}
@@ -49,61 +57,10 @@ HTML_ELEMENTS: dict[str, set[str]] = {
     **{
         name: set()
         for name in (
-            "abbr",
-            "article",
-            "aside",
-            "b",
-            "bdi",
-            "br",
-            "caption",
-            "cite",
-            "code",
-            "dd",
-            "dfn",
-            "div",
-            "dl",
-            "dt",
-            "em",
-            "figcaption",
-            "figure",
-            "h1",
-            "h2",
-            "h3",
-            "h4",
-            "h5",
-            "h6",
-            "hr",
-            "i",
-            "kbd",
-            "legend",
-            "mark",
-            "nav",
-            "noscript",
-            "p",
-            "pre",
-            "rp",
-            "rt",
-            "ruby",
-            "s",
-            "samp",
-            "section",
-            "small",
-            "span",
-            "strong",
-            "sub",
-            "summary",
-            "sup",
-            "table",
-            "tbody",
-            "tfoot",
-            "thead",
-            "tr",
-            "u",
-            "ul",
-            "var",
-            "wbr",
-            "fieldset",
-        )
+            "abbr article aside b bdi br caption cite code dd dfn div dl dt em figcaption figure h1 h2 h3 h4 h5 "
+            "h6 hr i kbd legend mark nav noscript p pre rp rt ruby s samp section small span strong sub summary "
+            "sup table tbody tfoot thead tr u ul var wbr fieldset"
+        ).split()
     },
     "a": {"href", "hreflang"},
     "blockquote": {"cite"},
@@ -254,6 +211,17 @@ URL_EDGE = "".join(chr(c) for c in range(0x21))
 URL_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 END_SENTINEL_ID = "html-policy-end-of-body"
+# Per HTML element, the attributes it may carry whose value no rule reads (`_html_value_problem`): an element
+# with none but these is allowed as it stands, the case of nearly every element of a page.
+PLAIN_ATTRIBUTES = {
+    name: frozenset(
+        (GLOBAL_ATTRIBUTES | allowed)
+        - {attribute for element, attribute in NAVIGATION_URLS | LOADED_URLS if element == name}
+        - {"style", *(["type"] if name in ("input", "button") else [])}
+    )
+    for name, allowed in HTML_ELEMENTS.items()
+    if name != "script"
+}
 
 
 @dataclass(frozen=True)
@@ -290,23 +258,6 @@ def url_problem(value: str, loads: bool) -> str | None:
     return None
 
 
-def _local_name(tag: str) -> tuple[str | None, str]:
-    if tag.startswith("{"):
-        namespace, _, name = tag[1:].partition("}")
-        return namespace, name
-    return None, tag
-
-
-def _attribute_name(key: str) -> str:
-    """An attribute as written: "{xlink}href" -> "xlink:href", "{xmlns}xmlns" -> "xmlns"."""
-    namespace, name = _local_name(key)
-    if namespace is None:
-        return name
-    if namespace == XMLNS_NS and name == "xmlns":
-        return "xmlns"
-    return ATTRIBUTE_PREFIXES.get(namespace, namespace + ":") + name
-
-
 def _element_needles(name: str, parent: str | None = None) -> tuple[str, ...]:
     """Where a refused element was written: right after its parent's start tag if it is there, else its own."""
     tag = rf"<{re.escape(name.lower())}(?=[\s/>]|$)"
@@ -334,14 +285,15 @@ def _shown(value: str, limit: int = 60) -> str:
 
 def _attribute_findings(element: str, attributes: dict[str, str], allowed: set[str], svg: bool) -> list[Finding]:
     found = []
-    for key, value in attributes.items():
-        name = _attribute_name(key)
+    for name, value in attributes.items():
         lower = name.lower()
         where = f"<{element} {name}=…>"
         if lower.startswith("on"):
             found.append(Finding(where, "inline event handlers run script", _attribute_needles(element, name, value)))
         elif not (lower in allowed or name in allowed or PATTERN_ATTRIBUTES.match(lower)):
-            why = REFUSED_ATTRIBUTES.get(lower, "this attribute is not on the allowlist (scripts/html_policy.py)")
+            why = REFUSED_ATTRIBUTES.get(
+                lower, "this attribute is not on the allowlist (scripts/checks/html_policy.py)"
+            )
             found.append(Finding(where, why, _attribute_needles(element, name, value)))
         elif svg and "url(" in value.lower() and not SVG_LOCAL_PAINT.match(value):
             found.append(
@@ -378,10 +330,10 @@ def _html_value_problem(element: str, attribute: str, value: str) -> str | None:
     return None
 
 
-def _script_finding(element: ET.Element) -> Finding | None:
+def _script_finding(element: Element) -> Finding | None:
     """A <script> is allowed only as one of the generators' JSON data islands: type application/json, a known
     id, nothing else, and a body that is JSON."""
-    attributes = {_attribute_name(k): v for k, v in element.attrib.items()}
+    attributes = element.attributes
     if (
         attributes.get("type") != "application/json"
         or attributes.get("id") not in DATA_ISLAND_IDS
@@ -401,99 +353,74 @@ def _script_finding(element: ET.Element) -> Finding | None:
     return None
 
 
-def _tree_findings(root: ET.Element, html_allowed: bool = True) -> list[Finding]:
-    """Findings of every element under root. `html_allowed`: False for an SVG file, where an HTML element
-    (in the XHTML namespace) has no business."""
+def _tree_findings(elements: list[Element], html_allowed: bool = True) -> list[Finding]:
+    """Findings of every element. `html_allowed`: False for an SVG file, where an HTML element (in the XHTML
+    namespace) has no business."""
     found: list[Finding] = []
-    parents: dict[ET.Element, ET.Element] = {}  # filled when first needed: most pages need none
-    for element in root.iter():
-        if not isinstance(element.tag, str):  # comments and processing instructions (SVG files check PIs apart)
-            continue
-        namespace, name = _local_name(element.tag)
-        if html_allowed and namespace == HTML_NS and name in HTML_ELEMENTS:
+    for element in elements:
+        namespace, name = element.namespace, element.name
+        if html_allowed and namespace == HTML and name in HTML_ELEMENTS:
             if name == "script":
                 script = _script_finding(element)
                 found += [script] if script else []
                 continue
             allowed = GLOBAL_ATTRIBUTES | HTML_ELEMENTS[name]
-            found += _attribute_findings(name, dict(element.attrib), allowed, svg=False)
-        elif namespace == SVG_NS and name in SVG_ELEMENTS:
-            found += _attribute_findings(name, dict(element.attrib), SVG_ATTRIBUTES, svg=True)
-        elif namespace is None and name == "DOCUMENT_FRAGMENT":
-            continue
+            found += _attribute_findings(name, element.attributes, allowed, svg=False)
+        elif namespace == SVG and name in SVG_ELEMENTS:
+            found += _attribute_findings(name, element.attributes, SVG_ATTRIBUTES, svg=True)
         else:
-            kind = {HTML_NS: "", SVG_NS: "SVG ", None: ""}.get(
-                namespace, "MathML " if "MathML" in (namespace or "") else "foreign "
+            kind = {HTML: "", SVG: "SVG ", MATHML: "MathML ", None: ""}.get(namespace, "foreign ")
+            why = REFUSED_ELEMENTS.get(
+                name, f"this {kind}element is not on the allowlist (scripts/checks/html_policy.py)"
             )
-            why = REFUSED_ELEMENTS.get(name, f"this {kind}element is not on the allowlist (scripts/html_policy.py)")
-            parents = parents or {child: parent for parent in root.iter() for child in parent}
-            parent = parents.get(element)
-            parent_name = (
-                _local_name(parent.tag)[1]
-                if parent is not None and isinstance(parent.tag, str) and parent is not root
-                else None
-            )
-            found.append(Finding(f"<{name}>", why, _element_needles(name, parent_name)))
+            found.append(Finding(f"<{name}>", why, _element_needles(name, element.parent)))
     return found
 
 
-def _parse_body(content: str, scripting: bool) -> tuple[ET.Element, list]:
-    """The tree a browser builds from `content` inside a <div> of <body>, and html5lib's parse errors."""
-    parser = html5lib.HTMLParser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=True)
-    # The sentinel tells whether the body is closed: open markup (a quote, a comment, a raw-text element)
-    # would swallow it, as it would swallow the template after the body in the real page.
-    sentinel = f'<div id="{END_SENTINEL_ID}"></div>'
-    root = parser.parseFragment(content + sentinel, container="div", scripting=scripting)
-    return root, parser.errors
+def _problem_finding(problem: Problem, content: str) -> Finding:
+    """A Finding for where scripts/checks/html_syntax.py found the body needs a parser to recover."""
+    start = content.rfind("\n", 0, problem.offset) + 1
+    line = content[start:].split("\n", 1)[0]
+    column = problem.offset - start
+    near = line[max(column - 40, 0) : column + 20]
+    # Raw HTML reaches the page as written: the markup there is likely in the source too (unless the place
+    # is the sentinel after the body, which no source line holds).
+    written = problem.markup if problem.offset < len(content) else ()
+    needles = tuple(dict.fromkeys(re.escape(_searchable(markup)) for markup in written if len(markup) >= 4))
+    return Finding(
+        f"HTML parse error near {_shown(near)}", f"{problem.message} (a browser would recover in its own way)", needles
+    )
 
 
-def _parse_error_findings(errors: list, content: str) -> list[Finding]:
-    lines = content.split("\n")
-    found = []
-    for (line, column), code, data in errors:
-        message = HTML5LIB_ERRORS.get(code, code)
-        try:
-            message = message % (data or {})
-        except (TypeError, KeyError, ValueError):
-            pass
-        text = lines[line - 1] if 0 < line <= len(lines) else ""
-        near = text[max(column - 40, 0) : column + 20]
-        # Raw HTML reaches the page as written: the tag the parser stopped in is likely in the source too.
-        tag = text[max(text.rfind("<", 0, column), 0) : column]
-        needles = (re.escape(_searchable(tag)),) if tag.startswith("<") and len(tag) >= 4 else ()
-        found.append(
-            Finding(
-                f"HTML parse error near {_shown(near)}", f"{message} (a browser would recover in its own way)", needles
-            )
-        )
-    return found
-
-
-def _sentinel_finding(root: ET.Element) -> Finding | None:
+def _sentinel_finding(body: Body) -> Finding | None:
     """A Finding unless the sentinel appended to the body came out as the body's last element, whole: the
     body closed everything it opened. (A copy of the sentinel inside the body cannot come last.)"""
-    last = root[-1] if len(root) else None
-    if last is None or last.tag != f"{{{HTML_NS}}}div" or last.get("id") != END_SENTINEL_ID or len(last.attrib) != 1:
+    if not body.top or body.built[body.top[-1]] != ("div", -1, {"id": END_SENTINEL_ID}):
         return Finding(
             "markup left open at the end of the page body",
             "it would swallow the page that follows (close every tag, quote and comment)",
         )
-    root.remove(last)
     return None
 
 
 def body_findings(content: str) -> list[Finding]:
     """Every Finding of a page body (the HTML MkDocs renders from a page, before the template wraps it):
-    what is not allowed first, then markup left open, then the first HTML parse error of each reading (the
-    later ones mostly follow from it)."""
+    what is not allowed first, then markup left open, then the first place of each reading where a parser
+    would recover (the later ones mostly follow from it)."""
+    content = content.replace("\r\n", "\n").replace("\r", "\n")  # as the parser's input stream has it
     readings = [True, False] if "noscript" in content.lower() else [True]
+    # The sentinel tells whether the body is closed: open markup (a quote, a comment, a raw-text element)
+    # would swallow it, as it would swallow the template after the body in the real page.
+    text = content + f'<div id="{END_SENTINEL_ID}"></div>'
     refused: list[Finding] = []
     broken: list[Finding] = []
     for scripting in readings:
-        root, errors = _parse_body(content, scripting)
-        sentinel = _sentinel_finding(root)
-        refused += _tree_findings(root)
-        broken += ([sentinel] if sentinel else []) + _parse_error_findings(errors[:1], content)
+        body = parse_body(text, scripting, PLAIN_ATTRIBUTES)
+        sentinel = _sentinel_finding(body)
+        refused += _tree_findings(body.elements)  # the sentinel, an allowed <div id>, is never judged
+        tags, problem = read_tags(text, scripting)
+        problem = problem or tree_problem(tags, body.built, text)
+        broken += ([sentinel] if sentinel else []) + ([_problem_finding(problem, content)] if problem else [])
     return list(dict.fromkeys(refused + broken))
 
 
@@ -526,15 +453,18 @@ def svg_findings(text: str) -> list[Finding]:
             Finding("<!DOCTYPE>", "an SVG file may not declare a DOCTYPE or entities", _element_needles("!doctype"))
         ]
     # A pull parser reports processing instructions before the root element too (a tree holds none of them).
-    parser = ET.XMLPullParser(events=("start", "pi"))
+    parser: ET.XMLPullParser = ET.XMLPullParser(events=("start", "pi"))
     try:
         parser.feed(text)
         parser.close()
     except ET.ParseError as exc:
         return [Finding("not well-formed XML", str(exc))]
     found: list[Finding] = []
-    root = None
-    for event, node in parser.read_events():
+    root: ET.Element | None = None
+    events: Iterable[tuple[str, object]] = parser.read_events()  # type: ignore[assignment]  # typeshed's union of shapes
+    for event, node in events:
+        if not isinstance(node, ET.Element):
+            continue  # "start" and "pi" events carry elements (a processing instruction is an Element of its own)
         if event == "pi":
             found.append(
                 Finding(
@@ -545,10 +475,12 @@ def svg_findings(text: str) -> list[Finding]:
             )
         elif root is None:
             root = node
-    if _local_name(root.tag) != (SVG_NS, "svg"):
+    if root is None:
+        return found + [Finding("no root element", "an SVG file holds one <svg> element")]
+    if local_name(root.tag) != (SVG_NS, "svg"):
         found.append(
             Finding(
-                f"<{_local_name(root.tag)[1]}>", 'an SVG file\'s root must be <svg xmlns="http://www.w3.org/2000/svg">'
+                f"<{local_name(root.tag)[1]}>", 'an SVG file\'s root must be <svg xmlns="http://www.w3.org/2000/svg">'
             )
         )
-    return found + _tree_findings(root, html_allowed=False)
+    return found + _tree_findings(xml_elements(root), html_allowed=False)

@@ -6,8 +6,8 @@
 <!-- compatibility -->      Python/CUDA/ROCm/torchvision/torchaudio per release (docs/compatibility.md)
 <!-- support-timeline -->   when support for each Python, CUDA, platform ended (docs/support.md)
 
-The big tables are HTML already: they go into the page after Markdown, through a placeholder (`Filled.views`),
-instead of being parsed again by Markdown's HTML block handling (a third of a build).
+Every view is HTML already: it goes into the page after Markdown, through a placeholder (`Filled.views`), instead
+of being parsed again by Markdown's HTML block handling (a third of a build).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ class Filled:
 
     markdown: str
     views: dict[str, str] = field(default_factory=dict)
+    scripted: bool = False  # a view views.js makes interactive (lifecycle, compare, compatibility) is on the page
     nav_title: str | None = None
 
 
@@ -59,10 +60,14 @@ def fill_markers(markdown: str, catalog: Catalog, verdicts: Verdicts, lang: str,
         marker = f"<!-- {name} -->"
         if marker in filled.markdown:
             filled.views[name] = render()
+            filled.scripted = True
             filled.markdown = filled.markdown.replace(marker, PLACEHOLDER.format(name=name))
+    # The support timeline and the topics end as the Markdown blocks of HTML they once were did: without their
+    # last newline.
     if "<!-- support-timeline -->" in filled.markdown:
+        filled.views["support-timeline"] = support_timeline(catalog, lang, href, verdicts).rstrip("\n")
         filled.markdown = filled.markdown.replace(
-            "<!-- support-timeline -->", support_timeline(catalog, lang, href, verdicts)
+            "<!-- support-timeline -->", PLACEHOLDER.format(name="support-timeline")
         )
 
     def render_topic(match: re.Match) -> str:
@@ -70,7 +75,9 @@ def fill_markers(markdown: str, catalog: Catalog, verdicts: Verdicts, lang: str,
         if area not in AREAS:
             raise UnknownArea(f"unknown area '{area}' in topic marker (expected one of: {', '.join(AREAS)})")
         filled.nav_title = AREAS[area][lang]
-        return topic(catalog, area, lang, href)
+        name = f"topic-{match.start()}"
+        filled.views[name] = topic(catalog, area, lang, href).rstrip("\n")
+        return PLACEHOLDER.format(name=name)
 
     filled.markdown = TOPIC_MARKER.sub(render_topic, filled.markdown)
     return filled

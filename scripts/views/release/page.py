@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scripts.catalog.history import status_today
+from scripts.catalog.history import cached_status_today
 from scripts.catalog.model import Catalog, ReleasePage
 from scripts.snippets.badges import badge_for
 from scripts.verdicts.model import Verdicts
@@ -17,6 +17,19 @@ from scripts.views.release.header import release_footer, release_header
 from scripts.views.release.install import install_section
 from scripts.views.release.provisional import provisional_section
 from scripts.views.release.quick_facts import quick_facts
+
+# The header (H1, quick facts, fact box) is HTML already: the release page hook puts it in after Markdown, through
+# this placeholder, instead of having Markdown's HTML block handling parse it again.
+HEADER_PLACEHOLDER = '<div class="generated-view" data-view="release-header"></div>'
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    """A release page as the build needs it: the header's HTML (in after Markdown), and the Markdown around the
+    page's own body (the header's placeholder first)."""
+
+    header: str
+    markdown: str
 
 
 @dataclass(frozen=True)
@@ -32,9 +45,9 @@ class PageLinks:
 
 def render(
     catalog: Catalog, verdicts: Verdicts, page: ReleasePage, markdown: str, links: PageLinks, snippet_entries: dict
-) -> str:
-    """The release page's Markdown: generated header + the page's own body + what a provisional page adds (registry
-    changes, announcements, the next release) + install + changes + footer.
+) -> RenderedPage:
+    """The release page: its generated header, and its Markdown: the header's placeholder + the page's own body +
+    what a provisional page adds (registry changes, announcements, the next release) + install + changes + footer.
     `snippet_entries`: the snippet status file's entries (the badges of the changes' before/after code)."""
     lang = page.lang
     lifecycle = links.lifecycle
@@ -45,9 +58,10 @@ def render(
     release = catalog.by_version()[page.version]
     matrix = f"{links.compatibility}#{matrix_row_id(page.version)}" if links.compatibility else None
     quick = quick_facts(catalog, release, lang, verdicts, matrix)
-    header = release_header(page, status_today(catalog), lifecycle, quick)
+    header = release_header(page, cached_status_today(catalog), lifecycle, quick)
     registry = provisional_section(page, verdicts[page.version], verdicts.checked, planned_releases(catalog, verdicts))
     install = install_section(release, verdicts, lang)
     changes = changes_section(page, catalog, snippet_entries, links.release, badge_for, feature_href)
     footer = release_footer(catalog, page, links.compare, links.release)
-    return header + "\n" + markdown + "\n" + registry + "\n" + install + "\n" + changes + "\n" + footer
+    body = HEADER_PLACEHOLDER + "\n" + markdown + "\n" + registry + "\n" + install + "\n" + changes + "\n" + footer
+    return RenderedPage(header, body)
