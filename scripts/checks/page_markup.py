@@ -39,9 +39,9 @@ from scripts.catalog.fences import scan_fences
 from scripts.catalog.frontmatter import Problem
 from scripts.checks.reserved import Reserved
 
-# Frames the check's render may use above the frame that starts it. Rendering the deepest real page takes under
-# 100; MkDocs starts a page's render about 60 frames deep, below a limit of 1,000, and its hooks wrap a release
-# page's text in a few more levels: what renders here renders there, with hundreds of frames to spare.
+# Frames the check's render may use above the frame that starts it. The deepest real page needs about a dozen;
+# MkDocs renders a page some 20 frames deep, below Python's limit of 1,000, and its hooks wrap a release page's
+# text in a few more levels: what renders here renders there, with hundreds of frames to spare.
 STACK_BUDGET = 400
 # Deeper indentation than this is refused before rendering: Python-Markdown's time grows with the square of a
 # list's depth, and a thousand levels would take minutes to fail. The deepest real page indents 35 columns.
@@ -206,7 +206,10 @@ def page_markup_problems(
     except (RecursionError, MemoryError):
         return [Problem(shown, body_line + renderer.first_line_too_deep(lines), too_deep)]
     parser = html5lib.HTMLParser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=False)
-    root = parser.parseFragment(CODE_BLOCK_TEXT_RE.sub(r"\1\2", rendered), container="div", scripting=True)
+    try:
+        root = parser.parseFragment(CODE_BLOCK_TEXT_RE.sub(r"\1\2", rendered), container="div", scripting=True)
+    except (RecursionError, MemoryError):
+        return [Problem(shown, body_line, f"the page's HTML is too large or {too_deep}")]
     source = body.lower()
     in_code = scan_fences(lines)[0]
     problems = []
