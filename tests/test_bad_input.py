@@ -441,6 +441,7 @@ def test_every_problem_of_several_files_is_reported_in_one_run(fixture_project):
     _edit(fixture_project, RELEASE_16, "date: 2020-07-28", "date: 2999-01-01")
     (fixture_project / "docs/x.md").mkdir()
     (fixture_project / "docs/guide.md").write_text("# Guide\n\n<!-- time line -->\n", encoding="utf-8")
+    (fixture_project / "docs/guide.en.md").write_text("# Guide\n", encoding="utf-8")
     output = refused(fixture_project, "3 problem(s) found")
     assert "is in the future" in output and "folder named like a page" in output and "unknown marker" in output
 

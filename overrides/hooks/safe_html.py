@@ -7,6 +7,9 @@ as a browser parses it and held to the allowlist of scripts/checks/html_policy.p
 schemes; no script but the generators' JSON, no inline style or event handlers, nothing loaded from another
 host). Each finding is reported as `docs/<page>.md:<line>: …`, the line found by looking for the markup in
 the page's source (only the file when the markup was generated or cannot be found written whole).
+
+Once the page is built, the ids the site's scripts read (scripts/checks/reserved.py) must each appear at most
+once in it: a script takes the first element with an id, so a second one would feed it something else.
 """
 
 import sys
@@ -20,6 +23,9 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from scripts.catalog.fences import scan_fences  # noqa: E402
 from scripts.catalog.frontmatter import shown_path, split_front_matter  # noqa: E402
 from scripts.checks.html_policy import body_findings, source_line  # noqa: E402
+from scripts.checks.reserved import Reserved, repeated_ids, reserved_markup  # noqa: E402
+
+_reserved: dict[str, Reserved] = {}  # docs_dir -> what the scripts read, once per build
 
 
 def _located(findings, page) -> list[str]:
@@ -41,9 +47,17 @@ def _located(findings, page) -> list[str]:
     return located
 
 
+def on_config(config):
+    _reserved[str(config.docs_dir)] = reserved_markup(config.docs_dir)
+    return config
+
+
 @event_priority(-200)  # after every hook that adds content
 def on_page_content(html, page, config, files):
-    findings = body_findings(html)
+    try:
+        findings = body_findings(html)
+    except (RecursionError, MemoryError):
+        raise PluginError(f"docs/{page.file.src_uri}: the page's HTML is nested too deeply to check") from None
     if findings:
         located = _located(findings, page)
         raise PluginError(
@@ -51,3 +65,15 @@ def on_page_content(html, page, config, files):
             + "\n".join(located)
         )
     return html
+
+
+@event_priority(-200)  # the page as it is written, after every hook that rewrites it
+def on_post_page(output, page, config):
+    repeated = repeated_ids(output, _reserved[str(config.docs_dir)])
+    if repeated:
+        raise PluginError(
+            f"docs/{page.file.src_uri}: the built page holds "
+            + ", ".join(f"id '{name}' {count} times" for name, count in repeated.items())
+            + ": the site's scripts read the first element with each, so each may appear once"
+        )
+    return output

@@ -119,8 +119,8 @@ def python_key(version: str) -> tuple:
     return int(major), int(minor), version.endswith("t")
 
 
-ROCM_RE = re.compile(r"^\d\.\d{1,2}(\.\d{1,2}){0,2}$")
-LIBRARY_VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
+ROCM_RE = re.compile(r"^\d\.\d{1,2}(\.\d{1,2}){0,2}$", re.ASCII)
+LIBRARY_VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$", re.ASCII)
 NOTE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 # What each field's claim holds, and how its values are checked.

@@ -40,7 +40,7 @@ def heading_anchors(body: str) -> set[str]:
     for line, in_code in zip(lines, scan_fences(lines)[0], strict=True):
         heading = None if in_code else re.match(r"^#{2,6}\s.*\{([^}]*)\}\s*$", line)
         if heading:
-            anchors.update(re.findall(r"#([\w-]+)", heading.group(1)))
+            anchors.update(re.findall(r"#([\w-]+)", heading.group(1), re.ASCII))
     return anchors
 
 

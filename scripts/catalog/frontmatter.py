@@ -9,8 +9,19 @@ YAML is only *composed* here (nodes with positions), never constructed into Pyth
   found in the token stream, before anything is composed: nine short lines of aliases to aliases expand
   into billions of nodes, and walking them would hang the build;
 - a value may not hold a code point XML 1.0 cannot carry (C0 controls but tab and newline, lone surrogates,
-  Unicode noncharacters such as U+FFFE): every text reaches the RSS feed, which would no longer be XML;
+  Unicode noncharacters such as U+FFFE): every text reaches the RSS feed, which would no longer be XML; nor a
+  bidirectional or invisible control (scripts/catalog/codepoints.py);
+- nesting is bounded (`MAX_DEPTH`, counted on the tokens before anything is composed): a value nested a
+  thousand deep would exhaust the stack of whatever walks it;
 - duplicate keys are found at any depth.
+
+**The front matter is what MkDocs reads as the page's metadata, and nothing else** (mkdocs/utils/meta.py, which
+Material's templates print from): a YAML block opened by a line `---` (MkDocs also accepts spaces after it)
+and closed by the first later line `---` or `...` (spaces allowed) that a line break ends, at least one line
+further down; or, when there is no such block, MultiMarkdown-style `key: value` lines at the very top of the
+page. A fence line with spaces after it and MultiMarkdown metadata are refused with their line, so every page's
+metadata is read here, by the same rules, before MkDocs reads it (overrides/hooks/page_meta_text.py then checks
+that MkDocs read exactly this).
 
 Nothing here knows what a release is: `Reader` offers typed getters (one-line text, URL, list of strings …)
 that record a problem and return None instead of raising, so one run reports every problem at once.
@@ -23,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+
+from scripts.catalog.codepoints import INVISIBLE_RE, NOT_XML_CHARACTERS_RE, describe
 
 STANDARD_TAGS = {
     "tag:yaml.org,2002:str",
@@ -41,17 +54,23 @@ NEWLINE_RE = re.compile(r"[\n\r]")
 # A URL we are willing to put in an href: https, a real host, and only URL-safe characters (no quotes,
 # brackets, spaces or backslashes that could end an attribute or a Markdown link).
 URL_SAFE_RE = re.compile(
-    r"^https://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9\-._~%!$&*+,;=:@/]*)?(\?[A-Za-z0-9\-._~%!$&*+,;=:@/?]*)?(#[A-Za-z0-9\-._~%!$&*+,;=:@/?]*)?$"
-)
-# Code points an XML 1.0 document cannot hold (the feeds are XML): C0 controls other than tab, LF and CR;
-# surrogates (only lone ones survive decoding); and the noncharacters U+FDD0-U+FDEF and U+xFFFE/U+xFFFF of
-# every plane, which YAML's "\uFFFE" escapes let through though its reader refuses them written raw.
-NOT_XML_CHARACTERS_RE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufdd0-\ufdef"
-    + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(17))
-    + "]"
+    r"^https://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9\-._~%!$&*+,;=:@/]*)?(\?[A-Za-z0-9\-._~%!$&*+,;=:@/?]*)?(#[A-Za-z0-9\-._~%!$&*+,;=:@/?]*)?$",
+    re.ASCII,
 )
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$")
+# MkDocs's own rules for a page's metadata (mkdocs/utils/meta.py: YAML_RE, META_RE), line by line.
+YAML_FENCE_OPEN_RE = re.compile(r"^-{3}[ \t]*$")
+YAML_FENCE_CLOSE_RE = re.compile(r"^(?:\.{3}|-{3})[ \t]*$")
+MULTIMARKDOWN_META_RE = re.compile(r"^[ ]{0,3}(?P<key>[A-Za-z0-9_-]+):")
+# How deep front matter may nest (mappings and lists, counted on YAML's tokens). A release page needs 5.
+MAX_DEPTH = 32
+_OPENING_TOKENS = (
+    yaml.BlockMappingStartToken,
+    yaml.BlockSequenceStartToken,
+    yaml.FlowMappingStartToken,
+    yaml.FlowSequenceStartToken,
+)
+_CLOSING_TOKENS = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
 
 
 @dataclass(frozen=True)
@@ -108,12 +127,19 @@ def read_page_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
 
 
 def split_front_matter(text: str) -> tuple[str, str, int] | None:
-    """Return (front matter, body, line of the body's first line) or None when not closed."""
+    """Return (front matter, body, line of the body's first line) as MkDocs splits them, or None when no
+    closing line is found: the first line `---` or `...` (spaces after it allowed) from the third line on that
+    a line break ends (MkDocs takes the second line as YAML even when it is `---`)."""
     lines = text.split("\n")
-    for i in range(1, len(lines)):
-        if lines[i].rstrip() in ("---", "..."):
+    for i in range(2, len(lines) - 1):
+        if YAML_FENCE_CLOSE_RE.match(lines[i]):
             return "\n".join(lines[1:i]), "\n".join(lines[i + 1 :]), i + 2
     return None
+
+
+def opens_front_matter(text: str) -> bool:
+    """Whether the page's first line opens a YAML block for MkDocs (`---`, spaces after it allowed)."""
+    return YAML_FENCE_OPEN_RE.match(text.split("\n", 1)[0]) is not None
 
 
 @dataclass
@@ -125,14 +151,16 @@ class FrontMatter:
 
 
 def _walk(node: yaml.Node):
-    yield node
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            yield from _walk(key)
-            yield from _walk(value)
-    elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            yield from _walk(item)
+    """Every node under `node` (itself included), depth first, without recursion."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, yaml.MappingNode):
+            for key, value in reversed(current.value):
+                stack += [value, key]
+        elif isinstance(current, yaml.SequenceNode):
+            stack += reversed(current.value)
 
 
 # libyaml's composer when PyYAML has it (about ten times faster than the pure-Python one; every build parses
@@ -140,15 +168,27 @@ def _walk(node: yaml.Node):
 _COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _anchor_and_alias_problems(front: str, shown: str, offset: int) -> list[Problem]:
-    """Anchors (&name) and aliases (*name), found by scanning tokens: nothing is composed or expanded, so
-    an alias bomb costs as little as its text. Malformed YAML is left to the composer, which names its line."""
-    if "&" not in front and "*" not in front:
-        return []  # neither can be written without its sign: most pages need no second pass
-    problems = []
+def _token_problems(front: str, shown: str, offset: int) -> list[Problem]:
+    """Anchors (&name), aliases (*name) and nesting deeper than MAX_DEPTH, found by scanning tokens: nothing
+    is composed or expanded, so an alias bomb or a value nested a thousand deep costs as little as its text.
+    Malformed YAML is left to the composer, which names its line."""
+    problems: list[Problem] = []
+    depth = 0
     try:
         for token in yaml.scan(front, Loader=_COMPOSER):
-            if isinstance(token, yaml.AliasToken):
+            if isinstance(token, _OPENING_TOKENS):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return problems + [
+                        Problem(
+                            shown,
+                            offset + token.start_mark.line,
+                            f"front matter nested more than {MAX_DEPTH} deep: flatten it (lists and mappings this deep are never needed)",
+                        )
+                    ]
+            elif isinstance(token, _CLOSING_TOKENS):
+                depth -= 1
+            elif isinstance(token, yaml.AliasToken):
                 problems.append(
                     Problem(
                         shown,
@@ -170,40 +210,86 @@ def _anchor_and_alias_problems(front: str, shown: str, offset: int) -> list[Prob
 
 
 def _code_point_problems(root: yaml.Node, shown: str, offset: int) -> list[Problem]:
-    """Every scalar (field names too) holding a code point XML cannot carry, at the line that holds it."""
+    """Every scalar (field names too) holding a code point XML cannot carry, or a bidirectional or invisible
+    control, at the line that holds it."""
     problems = []
     for node in _walk(root):
         if not isinstance(node, yaml.ScalarNode):
             continue
-        bad = NOT_XML_CHARACTERS_RE.search(node.value)
+        not_xml = NOT_XML_CHARACTERS_RE.search(node.value)
+        bad = not_xml or INVISIBLE_RE.search(node.value)
         if bad:
             line = offset + node.start_mark.line
             if node.style in ("|", ">"):  # a block scalar's text starts on the line after its indicator
                 line += 1 + node.value.count("\n", 0, bad.start())
+            why = (
+                "a control character, noncharacter or lone surrogate that XML, and so the feed, cannot carry"
+                if not_xml
+                else "a bidirectional or invisible control makes text read differently from what it is"
+            )
             problems.append(
-                Problem(
-                    shown,
-                    line,
-                    f"U+{ord(bad.group()):04X} is not allowed in front matter (a control character, noncharacter or lone surrogate that XML, and so the feed, cannot carry): remove it",
-                )
+                Problem(shown, line, f"{describe(bad.group())} is not allowed in front matter ({why}): remove it")
             )
     return problems
 
 
+def _fence_problems(text: str, shown: str, body_line: int) -> list[Problem]:
+    """The opening and closing lines of a YAML block must be `---` (or `...` to close) alone: MkDocs also reads
+    them with spaces after, which no one sees."""
+    lines = text.split("\n")
+    return [
+        Problem(
+            shown,
+            number,
+            f"the front matter's {which} line has spaces after '{lines[number - 1].strip()}': remove them",
+        )
+        for number, which in ((1, "opening"), (body_line - 1, "closing"))
+        if lines[number - 1] != lines[number - 1].rstrip(" \t")
+    ]
+
+
+def multimarkdown_problem(text: str, shown: str) -> Problem | None:
+    """MkDocs reads `key: value` lines at the top of a page that has no YAML block as metadata (MultiMarkdown
+    style), and Material prints some of it unescaped: refused, so all metadata is in one checked place."""
+    match = MULTIMARKDOWN_META_RE.match(text.split("\n", 1)[0])
+    if match is None:
+        return None
+    return Problem(
+        shown,
+        1,
+        f"MkDocs would read '{match.group('key')}:' on the page's first line as metadata (MultiMarkdown style): "
+        "put metadata in a '---' front matter block, and start the page's text after it (or after an empty line)",
+    )
+
+
 def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatter | None, list[Problem]]:
-    """Split and compose the front matter. `required`: a page without one is a problem (release pages)."""
-    if not text.startswith("---\n"):
+    """Split and compose the front matter, found as MkDocs finds it. `required`: a page without one is a
+    problem (release pages)."""
+    if not opens_front_matter(text):
+        meta = multimarkdown_problem(text, shown)
+        if meta:
+            return None, [meta]
         if required:
             return None, [Problem(shown, 1, "missing front matter: a release page must start with a '---' line")]
         return FrontMatter(None, text, 1), []
     split = split_front_matter(text)
     if split is None:
+        lines = text.split("\n")
+        if len(lines) > 2 and YAML_FENCE_CLOSE_RE.match(lines[-1]):
+            return None, [
+                Problem(
+                    shown,
+                    len(lines),
+                    "the front matter's closing line ends the file without a line break, so MkDocs would not read it as front matter: add one",
+                )
+            ]
         return None, [Problem(shown, 1, "front matter is not closed: add a '---' line after it")]
     front, body, body_line = split
     offset = 2
-    refused = _anchor_and_alias_problems(front, shown, offset)
-    if refused:
-        return None, refused
+    refused = _fence_problems(text, shown, body_line)
+    unsafe = _token_problems(front, shown, offset)
+    if unsafe:  # composing would expand the aliases, or recurse as deep as the nesting
+        return None, refused + unsafe
     loader = _COMPOSER(front)
     try:
         try:
@@ -214,18 +300,20 @@ def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatt
         # Where the broken construct starts (an unclosed quote or bracket) when YAML says so, else where it broke.
         mark = exc.context_mark or exc.problem_mark
         line = offset + (mark.line if mark else 0)
-        return None, [Problem(shown, line, f"malformed front matter: {exc.problem or exc}")]
+        return None, refused + [Problem(shown, line, f"malformed front matter: {exc.problem or exc}")]
     except yaml.YAMLError as exc:
-        return None, [Problem(shown, 1, f"malformed front matter: {exc}")]
+        return None, refused + [Problem(shown, 1, f"malformed front matter: {exc}")]
+    except (RecursionError, MemoryError):
+        return None, refused + [Problem(shown, 1, "front matter too deeply nested or too large to read")]
     if root is None:
         if required:
-            return None, [Problem(shown, 1, "front matter is empty")]
-        return FrontMatter(None, body, body_line, offset), []
+            return None, refused + [Problem(shown, 1, "front matter is empty")]
+        return (None, refused) if refused else (FrontMatter(None, body, body_line, offset), [])
     if not isinstance(root, yaml.MappingNode):
-        return None, [
+        return None, refused + [
             Problem(shown, offset + root.start_mark.line, "malformed front matter: expected 'key: value' lines")
         ]
-    problems = _code_point_problems(root, shown, offset)
+    problems = refused + _code_point_problems(root, shown, offset)
     for node in _walk(root):
         if node.tag not in STANDARD_TAGS:
             problems.append(

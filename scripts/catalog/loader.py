@@ -49,7 +49,7 @@ from scripts.catalog.model import (
     version_key,
 )
 from scripts.catalog.page import ParsedPage, parse_page
-from scripts.catalog.paths import unsafe_path_problem
+from scripts.catalog.paths import language_suffix_problem, unsafe_path_problem
 
 
 def _stem(path: Path) -> str:
@@ -70,7 +70,7 @@ def _release_files(docs_dir: Path) -> tuple[dict[str, dict[str, Path]], list[Pro
         if not path.name.endswith(".md") or path.name.startswith("."):
             continue
         shown = shown_path(path)
-        unsafe = unsafe_path_problem(path, docs_dir.parent, shown)
+        unsafe = unsafe_path_problem(path, docs_dir.parent, shown) or language_suffix_problem(path, shown)
         if unsafe:
             problems.append(unsafe)
             continue

@@ -101,8 +101,8 @@ def area_slug(area: str) -> str:
 
 
 # No leading zeros: "2.09" would sort and link like a second 2.9.
-VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)$")
-PATCH_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
+VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)$", re.ASCII)
+PATCH_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$", re.ASCII)
 # The only host a provisional page's facts may come from (its source is the version's PyPI page).
 PROVISIONAL_SOURCE_PREFIX = "https://pypi.org/project/torch/"
 

@@ -75,11 +75,11 @@ CHANGE_FIELDS = (
     "before",
     "after",
 )
-DROPS_RE = re.compile(r"^(python|cuda|rocm)-\d+\.\d+t?$")
+DROPS_RE = re.compile(r"^(python|cuda|rocm)-\d+\.\d+t?$", re.ASCII)
 
-DATE_RE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
+DATE_RE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$", re.ASCII)
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-FOLLOWS_RE = re.compile(r"^((?:0|[1-9]\d*)\.(?:0|[1-9]\d*))#([a-z0-9][a-z0-9-]*)$")
+FOLLOWS_RE = re.compile(r"^((?:0|[1-9]\d*)\.(?:0|[1-9]\d*))#([a-z0-9][a-z0-9-]*)$", re.ASCII)
 
 
 def _parse_date(raw: str) -> tuple[dt.date, str] | None:

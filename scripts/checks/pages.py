@@ -16,6 +16,13 @@
   but is not one would leave a view or a snippet directive out silently; it is reported, with the marker
   it was probably meant to be. A topic marker names a known area; home pages carry the timeline.
 - **Code fences** that never close swallow the rest of a page.
+- **Names and languages.** A page's and a folder's name hold only `[a-z0-9._-]` (scripts/catalog/paths.py);
+  a page of the default language has no language suffix (`2.6.zh.md` beside `2.6.md` crashes static-i18n);
+  every page but a release's (the catalog checks those) exists in every language (`x.md` and `x.en.md`): the
+  navigation, and so the one 404 page both languages share, would differ.
+- **Page content** (scripts/checks/page_markup.py): rendered as MkDocs renders it, it must nest within the
+  stack MkDocs has, use none of the ids, classes and `data-*` attributes the site's code relies on
+  (scripts/checks/reserved.py), and hold no bidirectional or invisible control in a heading, id or class.
 
 `check_site_pages(docs_dir)` returns every problem as `frontmatter.Problem` (path:line: message); the build
 hook `validate_releases.py` and `python -m scripts.checks.pages` (make check-pages) run it, the latter with the
@@ -36,9 +43,19 @@ from pathlib import Path
 from scripts.catalog.fences import scan_fences
 from scripts.catalog.frontmatter import Problem, Reader, parse_front_matter, read_page_text, shown_path
 from scripts.catalog.loader import load_catalog
-from scripts.catalog.model import AREAS, LANGUAGES, RELEASES_DIR, ReleaseDataError
-from scripts.catalog.paths import unsafe_path_problem
+from scripts.catalog.model import (
+    AREAS,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    RELEASES_DIR,
+    ReleaseDataError,
+    language_of,
+    page_file_name,
+)
+from scripts.catalog.paths import language_suffix_problem, name_problem, unsafe_path_problem
 from scripts.checks.html_policy import source_line, svg_findings
+from scripts.checks.page_markup import MarkdownSetup, PageRenderer, page_markup_problems, setup_from_project
+from scripts.checks.reserved import reserved_markup
 from scripts.snippets.extract import extract_page
 from scripts.snippets.parse import pycon_problems, python_problems
 
@@ -103,7 +120,7 @@ def _walk(docs_dir: Path, root: Path) -> tuple[list[Path], list[Problem]]:
         here = Path(folder)
         for name in sorted(dirs):
             path = here / name
-            unsafe = unsafe_path_problem(path, root, shown_path(path))
+            unsafe = unsafe_path_problem(path, root, shown_path(path)) or name_problem(path, shown_path(path), True)
             if unsafe:
                 problems.append(unsafe)
                 dirs.remove(name)
@@ -119,7 +136,7 @@ def _walk(docs_dir: Path, root: Path) -> tuple[list[Path], list[Problem]]:
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             path = here / name
-            unsafe = unsafe_path_problem(path, root, shown_path(path))
+            unsafe = unsafe_path_problem(path, root, shown_path(path)) or name_problem(path, shown_path(path), False)
             if unsafe:
                 problems.append(unsafe)
             elif name.endswith(".md") and not name.startswith("."):
@@ -195,6 +212,35 @@ def _front_matter_problems(front, shown: str, in_releases: bool) -> list[Problem
     return r.problems
 
 
+def language_problems(pages: list[Path], docs_dir: Path) -> list[Problem]:
+    """A page of the default language named with its suffix, and a page (not a release's: the catalog reports
+    those with their line) missing in a language."""
+    problems = []
+    languages: dict[Path, dict[str, Path]] = {}
+    for path in pages:
+        lang = language_of(path)
+        suffixed = language_suffix_problem(path, shown_path(path))
+        if suffixed:
+            problems.append(suffixed)
+            continue
+        if path.parent != docs_dir / RELEASES_DIR:
+            name = path.name[: -len(".md")].removesuffix(f".{lang}")
+            languages.setdefault(path.parent / name, {})[lang] = path
+    for common, files in sorted(languages.items()):
+        present = next(iter(files.values()))
+        for lang in LANGUAGES:
+            if lang not in files:
+                expected = shown_path(common.parent / page_file_name(common.name, lang))
+                problems.append(
+                    Problem(
+                        shown_path(present),
+                        1,
+                        f"this page has no {lang} ({LANGUAGE_NAMES[lang]}) version: add {expected} (every page is built in every language)",
+                    )
+                )
+    return problems
+
+
 def code_block_problems(path: Path, docs_dir: Path, in_releases: bool) -> list[Problem]:
     """What the snippet checker's torch-free tiers find in a page's code blocks, so the build refuses it too:
     blocks that would not render as code (an unclosed fence, a line indented less than its fence), missing or
@@ -214,30 +260,34 @@ def code_block_problems(path: Path, docs_dir: Path, in_releases: bool) -> list[P
     return problems
 
 
-_CACHE: dict[str, tuple[tuple, list[Problem]]] = {}
+_CACHE: dict[tuple[str, str], tuple[tuple, list[Problem]]] = {}
 
 
-def check_site_pages(docs_dir: Path | str) -> list[Problem]:
+def check_site_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None) -> list[Problem]:
     """check_pages, memoised on every file's name, type, size and modification time: static-i18n runs the
     whole build once per language (and `mkdocs serve` on every change), and nothing changed in between."""
     docs_dir = Path(docs_dir)
     stamp = tuple(
         sorted((str(p), p.is_symlink(), p.lstat().st_mtime_ns, p.lstat().st_size) for p in docs_dir.rglob("*"))
     )
-    key = str(docs_dir.resolve())
+    key = (str(docs_dir.resolve()), repr(setup))
     hit = _CACHE.get(key)
     if hit and hit[0] == stamp:
         return list(hit[1])
-    problems = check_pages(docs_dir)
+    problems = check_pages(docs_dir, setup)
     _CACHE[key] = (stamp, problems)
     return list(problems)
 
 
-def check_pages(docs_dir: Path | str) -> list[Problem]:
-    """Every problem of every file under docs_dir (see the module docstring)."""
+def check_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None) -> list[Problem]:
+    """Every problem of every file under docs_dir (see the module docstring). `setup`: the Markdown extensions
+    MkDocs renders pages with (the build passes its own; by default, those of the project's mkdocs.yml)."""
     docs_dir = Path(docs_dir)
     root = docs_dir.resolve().parent
     pages, problems = _walk(docs_dir, root)
+    problems.extend(language_problems(pages, docs_dir))
+    renderer = PageRenderer(setup or setup_from_project(root))
+    reserved = reserved_markup(docs_dir)
     for path in pages:
         shown = shown_path(path)
         rel = path.relative_to(docs_dir).as_posix()
@@ -254,6 +304,7 @@ def check_pages(docs_dir: Path | str) -> list[Problem]:
         problems.extend(_front_matter_problems(front, shown, in_releases))
         problems.extend(marker_problems(front.body, front.body_line, shown, AREAS))
         problems.extend(code_block_problems(path, docs_dir, in_releases))
+        problems.extend(page_markup_problems(front.body, front.body_line, shown, renderer, reserved))
         if rel in HOME_PAGES and "<!-- timeline -->" not in front.body:
             problems.append(
                 Problem(
