@@ -26,13 +26,13 @@ import html
 import json
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from xml.etree import ElementTree as ET
 
-import html5lib
 import markdown
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from scripts.catalog.codepoints import invisible_problem
 from scripts.catalog.fences import scan_fences
@@ -141,21 +141,34 @@ def _shown(value: str) -> str:
     return value if value.isascii() and value.isprintable() else json.dumps(value, ensure_ascii=True)[1:-1]
 
 
-def _text(element: ET.Element) -> str:
-    """The element's text as a reader sees it, without the permalink the toc extension appends to a heading."""
-    text = "".join(element.itertext())
-    for anchor in element.iter("a"):
-        if "headerlink" in (anchor.get("class") or "").split():
-            mark = "".join(anchor.itertext())
-            at = text.rfind(mark)
-            text = text[:at] + text[at + len(mark) :] if mark and at >= 0 else text
+def _text(node: LexborNode) -> str:
+    """A heading's text as a reader sees it, without the permalink the toc extension appends to it."""
+    text = node.text(deep=True)
+    for anchor in node.css("a.headerlink"):
+        mark = anchor.text(deep=True)
+        at = text.rfind(mark)
+        text = text[:at] + text[at + len(mark) :] if mark and at >= 0 else text
     return " ".join(text.split())
 
 
-def _element_findings(element: ET.Element, reserved: Reserved, source: str) -> list[_Finding]:
-    tag = element.tag.rpartition("}")[2]
-    text = _text(element) if tag in HEADINGS else ""
-    found = []
+def _elements(rendered: str) -> Iterator[tuple[str, dict[str, str], LexborNode]]:
+    """Every element of rendered HTML as a browser builds it inside a <div> of <body> (Lexbor, scripting on, as
+    the policy parses: scripts/checks/html_syntax.py), <template> contents included: (name, attributes, node)."""
+    first = LexborHTMLParser(rendered, is_fragment=True, scripting=True).root
+    walks = [first.traverse()] if first else []
+    for walk in walks:
+        for node in walk:
+            name = node.tag
+            if not name or name[0] == "-":  # comments and the like
+                continue
+            yield name.lower(), {key: value or "" for key, value in node.attributes.items()}, node
+            if name.lower() == "template":
+                walks += [fragment.traverse() for fragment in node.template_fragments()]
+
+
+def _element_findings(tag: str, attributes: dict[str, str], node: LexborNode, reserved: Reserved, source: str):
+    text = _text(node) if tag in HEADINGS else ""
+    found: list[_Finding] = []
 
     def refuse(what: str, invisible: str | None, reason: str | None, needle: str) -> None:
         if invisible:
@@ -163,8 +176,7 @@ def _element_findings(element: ET.Element, reserved: Reserved, source: str) -> l
         elif reason:
             found.append(_Finding(f"{what}: {reason}; page content may not use it, choose another", (needle, text)))
 
-    for name, value in element.attrib.items():
-        name = name.rpartition("}")[2]
+    for name, value in attributes.items():
         if name == "id":
             refuse(f'<{tag} id="{_shown(value)}">', invisible_problem(value, "an id"), reserved.id_reason(value), value)
         elif name == "class":
@@ -205,18 +217,15 @@ def page_markup_problems(
         rendered = renderer.render(body)
     except (RecursionError, MemoryError):
         return [Problem(shown, body_line + renderer.first_line_too_deep(lines), too_deep)]
-    parser = html5lib.HTMLParser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=False)
     try:
-        root = parser.parseFragment(CODE_BLOCK_TEXT_RE.sub(r"\1\2", rendered), container="div", scripting=True)
+        elements = list(_elements(CODE_BLOCK_TEXT_RE.sub(r"\1\2", rendered)))
     except (RecursionError, MemoryError):
         return [Problem(shown, body_line, f"the page's HTML is too large or {too_deep}")]
     source = body.lower()
     in_code = scan_fences(lines)[0]
     problems = []
-    for element in root.iter():
-        if not isinstance(element.tag, str):  # comments
-            continue
-        for finding in _element_findings(element, reserved, source):
+    for tag, attributes, node in elements:
+        for finding in _element_findings(tag, attributes, node, reserved, source):
             written = _line_of(finding.needles, lines, in_code)
             problems.append(Problem(shown, body_line + (written or 0), finding.message))
     return problems
