@@ -167,13 +167,16 @@ def test_hreflang_links_cost_no_request(playwright_instance, served_site, catalo
         log.assert_clean()
 
 
-def test_404_speaks_both_languages(built_site):
+def test_404_speaks_both_languages(built_site, catalog):
     soup = BeautifulSoup((built_site / "404.html").read_text(encoding="utf-8"), "html.parser")
     article = soup.select_one("article")
     assert "页面不存在" in article.select_one('[lang="zh"]').get_text()
     assert "page not found" in article.select_one('[lang="en"]').get_text().lower()
+    # Root-relative: a 404 is served on any host and port (tests/test_not_found_page.py). For a missing release
+    # page, the newest release and the timeline in each language (shown by its script for such a URL).
+    newest = catalog.releases[0].version
     hrefs = [a["href"] for a in article.select("a")]
-    assert hrefs == ["/", "/en/"]  # root-relative: a 404 is served on any host and port (tests/test_not_found_page.py)
+    assert hrefs == ["/", "/en/", f"/releases/{newest}/", "/", f"/en/releases/{newest}/", "/en/"]
 
 
 # --- nothing from the network --------------------------------------------------------------------------
