@@ -1,5 +1,5 @@
-"""A whole release page: its generated header (H1, quick facts, fact box, feature table), the page's own Markdown,
-the install section, the breaking changes and the footer. The one function the release page hook calls."""
+"""A whole release page: its generated header (H1, quick facts, summary, source), the install section, the feature
+list, the page's own Markdown, the breaking changes and the footer. The one function the release page hook calls."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from scripts.snippets.badges import badge_for
 from scripts.verdicts.model import Verdicts
 from scripts.views.matrix import matrix_row_id
 from scripts.views.release.changes import changes_section
+from scripts.views.release.features import features_section
 from scripts.views.release.header import release_footer, release_header
 from scripts.views.release.install import install_section
 from scripts.views.release.quick_facts import quick_facts
@@ -31,7 +32,7 @@ class PageLinks:
 def render(
     catalog: Catalog, verdicts: Verdicts, page: ReleasePage, markdown: str, links: PageLinks, snippet_entries: dict
 ) -> str:
-    """The release page's Markdown: generated header + the page's own body + install + changes + footer.
+    """The release page's Markdown: generated header + install + features + the page's own body + changes + footer.
     `snippet_entries`: the snippet status file's entries (the badges of the changes' before/after code)."""
     lang = page.lang
     lifecycle = links.lifecycle
@@ -41,9 +42,11 @@ def render(
 
     release = catalog.by_version()[page.version]
     matrix = f"{links.compatibility}#{matrix_row_id(page.version)}" if links.compatibility else None
-    quick = quick_facts(catalog, release, lang, verdicts, matrix)
-    header = release_header(page, status_today(catalog), lifecycle, quick)
+    quick = quick_facts(catalog, release, lang, verdicts, matrix, links.release)
+    # What a reader came for first: the facts, then the install picker, then the features and the page's own text.
+    header = release_header(page, quick)
     install = install_section(release, verdicts, lang)
+    features = features_section(page, status_today(catalog), lifecycle)
     changes = changes_section(page, catalog, snippet_entries, links.release, badge_for, feature_href)
     footer = release_footer(catalog, page, links.compare, links.release)
-    return header + "\n" + markdown + "\n" + install + "\n" + changes + "\n" + footer
+    return "\n".join((header, install, features, markdown, changes, footer))
