@@ -30,10 +30,10 @@ build: $(VENV)/.site-installed
 	$(BIN)/mkdocs build --strict --site-dir $(SITE)
 	$(BIN)/python -m scripts.tools.offline --site-dir $(SITE)
 
-## serve: build, then serve exactly what would be published
+## serve: build, then serve exactly what would be published, as a static host does (the site's 404 page for a
+## missing URL, status 404; scripts/tools/serve.py)
 serve: build
-	@echo "Serving $(SITE)/ at http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
-	$(BIN)/python -m http.server $(PORT) --bind $(HOST) --directory $(SITE)
+	$(BIN)/python -m scripts.tools.serve --directory $(SITE) --bind $(HOST) --port $(PORT)
 
 ## dev: live-reloading preview while writing
 dev: $(VENV)/.site-installed

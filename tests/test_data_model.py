@@ -14,6 +14,7 @@ from scripts.catalog.loader import load_catalog
 from scripts.catalog.model import ReleaseDataError, language_of, version_key
 from scripts.tools.new_release import scaffold
 from scripts.views.html import join_cjk_soft_breaks
+from scripts.views.release.features import features_section
 from scripts.views.release.header import release_header
 from scripts.views.timeline import timeline
 
@@ -69,7 +70,7 @@ def test_release_header_has_facts():
     header = release_header(page)
     assert header.startswith('<h1 class="release-title">PyTorch 1.6：测试页</h1>')
     assert '<time datetime="2020-07-28">' in header and page.source in header
-    assert '<a href="#native-amp">原生自动混合精度</a>' in header
+    assert '<a href="#native-amp">原生自动混合精度</a>' in features_section(page)
 
 
 def test_cjk_soft_breaks_are_joined_outside_code():

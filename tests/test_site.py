@@ -64,19 +64,26 @@ def test_release_page_shows_front_matter_facts(built_site, catalog):
             assert article.select_one(".release-date time")["datetime"] == page.date_iso
             assert article.select_one(".release-source a")["href"] == page.source
             assert article.select_one(".release-source-link a")["href"] == page.source
-            rows = article.select(".release-meta table.feature-table tbody tr")
-            assert [r.select_one("th a")["href"] for r in rows] == [f"#{f.id}" for f in page.features]
-            # The label this release's post gives is the column right after the name (on screen on phones).
-            assert [r.select_one("td .maturity")["data-maturity"] for r in rows] == [f.maturity for f in page.features]
+            # The features, grouped by area in the order the page lists them: name, then this release's label.
+            areas = list(dict.fromkeys(f.area for f in page.features))
+            features = sorted(page.features, key=lambda f: areas.index(f.area))
+            rows = article.select(".feature-areas table.feature-table tbody tr")
+            assert [r.select_one("th a")["href"] for r in rows] == [f"#{f.id}" for f in features]
+            assert [r.select_one(".feature-label .maturity")["data-maturity"] for r in rows] == [
+                f.maturity for f in features
+            ]
             for feature in page.features:
                 assert article.find(id=feature.id) is not None, f"{page.path}: no element with id {feature.id}"
 
 
 def test_maturity_labels_are_shown_as_written(built_site, catalog):
-    page = catalog.releases[0].pages["en"]
+    # The newest release with features (the newest of all may be provisional, with none).
+    page = next(r for r in catalog.releases if r.features).pages["en"]
     soup = soup_of(built_site, page.url)
-    badges = soup.select(".release-meta table.feature-table tbody tr td:nth-of-type(1) .maturity")
-    assert [b.get_text(strip=True) for b in badges] == [MATURITY_LABELS[f.maturity]["en"] for f in page.features]
+    areas = list(dict.fromkeys(f.area for f in page.features))
+    features = sorted(page.features, key=lambda f: areas.index(f.area))
+    badges = soup.select(".feature-areas table.feature-table tbody tr .feature-label .maturity")
+    assert [b.get_text(strip=True) for b in badges] == [MATURITY_LABELS[f.maturity]["en"] for f in features]
 
 
 # --- timeline -----------------------------------------------------------------------------------------
@@ -167,13 +174,16 @@ def test_hreflang_links_cost_no_request(playwright_instance, served_site, catalo
         log.assert_clean()
 
 
-def test_404_speaks_both_languages(built_site):
+def test_404_speaks_both_languages(built_site, catalog):
     soup = BeautifulSoup((built_site / "404.html").read_text(encoding="utf-8"), "html.parser")
     article = soup.select_one("article")
     assert "页面不存在" in article.select_one('[lang="zh"]').get_text()
     assert "page not found" in article.select_one('[lang="en"]').get_text().lower()
+    # Root-relative: a 404 is served on any host and port (tests/test_not_found_page.py). For a missing release
+    # page, the newest release and the timeline in each language (shown by its script for such a URL).
+    newest = catalog.releases[0].version
     hrefs = [a["href"] for a in article.select("a")]
-    assert hrefs == ["/", "/en/"]  # root-relative: a 404 is served on any host and port (tests/test_not_found_page.py)
+    assert hrefs == ["/", "/en/", f"/releases/{newest}/", "/", f"/en/releases/{newest}/", "/en/"]
 
 
 # --- nothing from the network --------------------------------------------------------------------------

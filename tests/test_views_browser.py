@@ -265,8 +265,9 @@ def test_every_release_page_shows_each_label_on_a_phone(playwright_instance, ser
     with browser_page(playwright_instance, viewport=PHONE) as (page, log):
         for release in catalog.releases:
             page.goto(f"{served_site}{LANG_PREFIX[lang]}releases/{release.version}/")
+            page.eval_on_selector_all("details.feature-area", "folds => folds.forEach(d => { d.open = true; })")
             boxes = page.eval_on_selector_all(
-                ".feature-table tbody tr td:nth-of-type(1) .maturity",
+                ".feature-table tbody tr .feature-label .maturity",
                 "badges => badges.map(b => { const r = b.getBoundingClientRect(); return [r.left, r.right]; })",
             )
             assert len(boxes) == len(release.features), release.version

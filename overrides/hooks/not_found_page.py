@@ -14,6 +14,9 @@ missing URL, so one file must serve both languages:
 
 The two renderings come from one template, so their trees must match; if they ever do not, the build stops
 rather than publish a half-translated page.
+
+The template also gets the newest release of the catalog (`newest_release`), which it offers for a missing release
+page (/releases/9.9/, /en/releases/2.16/) beside the timeline.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by pa
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 
+from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import DEFAULT_LANGUAGE  # noqa: E402
 
 TEMPLATE = "404.html"
@@ -148,6 +152,13 @@ def chrome_changes(default_html: str, other_html: str, lang: str) -> dict:
 def _island(data: dict) -> str:
     payload = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/").replace("<!--", "<\\!--")
     return PLACEHOLDER.replace("{}", payload)
+
+
+def on_template_context(context, template_name, config):
+    if template_name == TEMPLATE:
+        newest = cached_catalog(config.docs_dir).releases[0]
+        context["newest_release"] = {"version": newest.version, "provisional": newest.provisional}
+    return context
 
 
 _default_output: dict[str, str] = {}  # site_dir -> the default language's 404 page, as rendered

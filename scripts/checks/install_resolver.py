@@ -110,9 +110,14 @@ class _CodeText(HTMLParser):
             self.parts.append(data)
 
 
-VERDICT_RE = re.compile(
-    r'<div class="install-verdict"[^>]*\bdata-python="([^"]*)"[^>]*\bdata-platform="([^"]*)"[^>]*>(.*?)</div>', re.S
-)
+# The verdict's command block and what the page says about it; its attributes in any order (Markdown's md_in_html
+# writes them sorted).
+VERDICT_RE = re.compile(r'<div class="install-verdict"([^>]*)>(.*?)</div>', re.S)
+
+
+def _attribute(attributes: str, name: str) -> str | None:
+    found = re.search(rf'(?:^|\s){name}="([^"]*)"', attributes)
+    return found.group(1) if found else None
 
 
 @dataclass(frozen=True)
@@ -145,8 +150,9 @@ def plain_commands(site: Path, platform: str = "linux-x86_64") -> list[Command]:
         parser.feed(html)
         for line in _lines(parser.texts):
             found.setdefault(line, []).append(str(page.relative_to(site)))
-        for pythons, where, block in VERDICT_RE.findall(html):
-            if where != platform:
+        for attributes, block in VERDICT_RE.findall(html):
+            pythons, where = _attribute(attributes, "data-python"), _attribute(attributes, "data-platform")
+            if pythons is None or where != platform:
                 continue
             inner = _CodeText()
             inner.feed(block)

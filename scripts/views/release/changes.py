@@ -1,12 +1,14 @@
 """The "Breaking changes and deprecations" section of a release page, from its `changes`: each change with its
 category, source and evidence, the changes it follows or that follow it, and its before/after code with the badge
-of what the snippet check proved about it."""
+of what the snippet check proved about it. A source several changes cite is named once with its evidence in the
+section's intro; each change still links its own source, there with the bare ◆. A provisional page has no such
+section: its own text says why."""
 
 from __future__ import annotations
 
 import re
 
-from scripts.catalog.model import CHANGE_CATEGORIES, Catalog, Change, ReleasePage
+from scripts.catalog.model import CHANGE_CATEGORIES, EVIDENCE, Catalog, Change, ReleasePage
 from scripts.snippets.extract import change_snippet_id
 from scripts.views.html import esc, evidence_mark, short_url, text_html
 from scripts.views.words import UI
@@ -27,6 +29,29 @@ def _code_block(code: str, badge: tuple[str, str] | None) -> list[str]:
     return lines
 
 
+WORDS = {
+    "zh": {"shared_sources": "多项变更共用的来源：{sources}。", "sep": "；"},
+    "en": {"shared_sources": "Sources several changes cite: {sources}.", "sep": "; "},
+}
+
+
+def _source_html(source: str, evidence: str, lang: str, said: bool = False) -> str:
+    """A link to a change's source with its evidence mark; `said`: the intro already gave this source's evidence in
+    words, so the mark is the bare ◆ (its meaning on hover), not the same sentence once more for every change."""
+    mark = evidence_mark(evidence, lang)
+    if said and mark:
+        mark = f'<span class="evidence evidence-{esc(evidence)}" title="{esc(EVIDENCE[evidence][lang])}" aria-hidden="true">{EVIDENCE[evidence]["mark"]}</span>'
+    return f'<a href="{esc(source)}">{esc(short_url(source))}</a>{mark}'
+
+
+def _shared_sources(changes) -> list[tuple[str, str]]:
+    """The (source, evidence) pairs more than one change cites, the most cited first."""
+    counts: dict[tuple[str, str], int] = {}
+    for change in changes:
+        counts[(change.source, change.evidence)] = counts.get((change.source, change.evidence), 0) + 1
+    return [pair for pair, n in sorted(counts.items(), key=lambda item: -item[1]) if n > 1]
+
+
 def changes_section(
     page: ReleasePage, catalog: Catalog, entries: dict, release_href, badge_for, feature_href=None
 ) -> str:
@@ -37,26 +62,28 @@ def changes_section(
     """
     t = UI[page.lang]
     lang = page.lang
+    if page.provisional:
+        return ""
     lines = ["", f"## {esc(t['changes'])} {{ #changes }}", ""]
     if not page.changes:
-        none = t["changes_provisional"] if page.provisional else t["changes_none"]
-        return "\n".join(lines + [f'<p class="changes-none">{esc(none)}</p>', ""])
+        return "\n".join(lines + [f'<p class="changes-none">{esc(t["changes_none"])}</p>', ""])
     followers: dict[tuple[str, str], list[tuple[str, Change]]] = {}
     for release in catalog.releases:
         for change in release.pages[lang].changes:
             if change.follows:
                 followers.setdefault(change.follows, []).append((release.version, change))
     zh_src = page.src_uri if lang == "zh" else page.src_uri.replace(f".{lang}.md", ".md")
-    lines += [
-        f'<p class="changes-intro">{esc(t["changes_intro"].format(version=page.version, count=len(page.changes)))}</p>',
-        "",
-    ]
+    shared = _shared_sources(page.changes)
+    intro = esc(t["changes_intro"].format(version=page.version, count=len(page.changes)))
+    if shared:
+        sources = WORDS[lang]["sep"].join(_source_html(source, evidence, lang) for source, evidence in shared)
+        intro += " " + esc(WORDS[lang]["shared_sources"]).format(sources=sources)
+    lines += [f'<p class="changes-intro">{intro}</p>', ""]
     lines += ['<div class="changes" markdown>', ""]
     for change in page.changes:
         category = CHANGE_CATEGORIES[change.category][lang]
-        meta = [
-            f'<a href="{esc(change.source)}">{esc(short_url(change.source))}</a>{evidence_mark(change.evidence, lang)}'
-        ]
+        said = (change.source, change.evidence) in shared
+        meta = [_source_html(change.source, change.evidence, lang, said)]
         if change.follows:
             version, cid = change.follows
             meta.append(

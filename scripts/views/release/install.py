@@ -1,6 +1,8 @@
-"""The install section of a release page: the verdict (the plain PyPI command, what it installs on each system, which
+"""The install section of a release page: the verdict (what the plain PyPI command installs on each system, which
 Pythons it works on), the notes under it, and the picker (OS × package manager × compute platform) with every command
 listed under its label, so the page answers without script too (docs/assets/javascripts/install.js makes the picker).
+Each command is on the page once: the plain one is the picker's first choice, and carries the verdict's data
+(`#install-verdict`: the Pythons it works on, its platform) for the checks (scripts/checks/install_resolver.py).
 The commands and every answer come from the release's verdict (scripts/verdicts/); this module only words and draws.
 Every text is escaped.
 """
@@ -17,7 +19,7 @@ UI = {
         "install": "安装",
         "colon": "：",
         "sep": "、",
-        "verdict": "从 PyPI 安装 PyTorch {patch}：",
+        "verdict": "从 PyPI 安装 PyTorch {patch}（下方选择器中的“pip · PyPI 默认”）：",
         "verdict_builds": "在 {main} 上装到的是 {build}；{others}。",
         "verdict_build_only": "在 {main} 上装到的是 {build}。",
         "verdict_python": "这条命令在 {system} 上可用的 Python（PyPI 上每个包都有 wheel）：{python}。",
@@ -71,11 +73,6 @@ UI = {
         "qf_build": "PyPI 默认构建",
         "qf_libs": "配套",
         "qf_status": "状态",
-        "qf_newest": "最新版本",
-        "qf_newest_provisional": "PyPI 上的最新版本（暂定条目）",
-        "qf_newer": "已有更新的 {version}",
-        "qf_newer_provisional": "已有更新的 {version}（PyPI 上已发布，暂定条目）",
-        "qf_lts": "LTS：{patches}",
         "qf_install": "安装命令 ↓",
         "qf_notes": "GitHub 上的完整发布说明 ↗",
         "qf_matrix": "兼容性矩阵中的这一行",
@@ -87,7 +84,7 @@ UI = {
         "install": "Install",
         "colon": ": ",
         "sep": ", ",
-        "verdict": "PyTorch {patch} from PyPI:",
+        "verdict": "PyTorch {patch} from PyPI (the picker's “pip · PyPI default” below):",
         "verdict_builds": "On {main} it installs the {build}; {others}.",
         "verdict_build_only": "On {main} it installs the {build}.",
         "verdict_python": "Python versions this command works on, {system} (PyPI has a wheel of every package): {python}.",
@@ -140,11 +137,6 @@ UI = {
         "qf_build": "PyPI default build",
         "qf_libs": "Pairs with",
         "qf_status": "Status",
-        "qf_newest": "newest release",
-        "qf_newest_provisional": "newest release on PyPI (provisional entry)",
-        "qf_newer": "{version} is newer",
-        "qf_newer_provisional": "{version} is newer (on PyPI; provisional entry)",
-        "qf_lts": "LTS: {patches}",
         "qf_install": "Install commands ↓",
         "qf_notes": "Full release notes on GitHub ↗",
         "qf_matrix": "this release in the compatibility matrix",
@@ -181,8 +173,9 @@ def no_wheel_reason(gap: NoWheel, patch: str, lang: str) -> str:
 
 
 def reasons(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> list[tuple[str, str, str, str]]:
-    """(system, manager, compute kind, sentence) for combinations that never existed, most specific first; an
-    empty field matches anything. The picker shows the first that matches a choice without a command."""
+    """(systems, manager, compute kind, sentence) for combinations that never existed, most specific first; an
+    empty field matches anything, `systems` may name several (space-separated): each sentence is on the page once.
+    The picker shows the first that matches a choice without a command."""
     t = UI[lang]
     out: list[tuple[str, str, str, str]] = []
     for gap in verdict.no_wheels:
@@ -193,8 +186,7 @@ def reasons(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> li
         out.append(("", "conda", "", t["reason_conda_gone"]))
     if version_key(release.version) < (1, 2):
         out.append(("", "pip", "", t["reason_download"].format(url=INDEX + "/<cuda>/torch_stable.html")))
-    for system in MACOS:
-        out.append((system, "", "", t["reason_macos"]))
+    out.append((" ".join(MACOS), "", "", t["reason_macos"]))
     out.append(("windows", "", "rocm", t["reason_rocm"]))
     out.append(("linux-aarch64", "pip", "", t["reason_aarch64"]))
     out.append(("", "", "", t["reason_variant"].format(patch=p.patch)))
@@ -229,11 +221,12 @@ def _notes(release: Release, p: Pins, lang: str) -> list[str]:
 
 
 def verdict_html(verdict: ReleaseVerdict, p: Pins, lang: str) -> list[str]:
-    """The one answer to "how do I install it": the plain PyPI command, what it installs where, which Pythons."""
+    """The one answer to "how do I install it": what the plain PyPI command installs where, which Pythons. The command
+    itself is the picker's first choice, right below (verdict_command)."""
     t = UI[lang]
     command = verdict.command
     if command is None:
-        return [f'<p class="install-verdict">{esc(t["no_verdict"])}</p>']
+        return [f'<p class="install-answer">{esc(t["no_verdict"])}</p>']
     builds = verdict.builds
     main = command.platform
     others = [s for s in verdict.systems if s != main]
@@ -254,19 +247,26 @@ def verdict_html(verdict: ReleaseVerdict, p: Pins, lang: str) -> list[str]:
         if others
         else t["verdict_build_only"].format(**main_words)
     )
-    lines = [
-        f'<div class="install-verdict" id="install-verdict" data-python="{esc(" ".join(usable))}" data-platform="{esc(main)}">',
-        f"<p><strong>{esc(t['verdict'].format(patch=p.patch))}</strong></p>",
-        "",
-        "```text",
-        command.text,
-        "```",
-        "",
-        f"<p>{esc(builds_sentence)} "
+    return [
+        '<div class="install-answer">',
+        f"<p><strong>{esc(t['verdict'].format(patch=p.patch))}</strong> {esc(builds_sentence)} "
         f"{esc(t['verdict_python'].format(system=SYSTEM_NAMES[main][lang], python=python_summary(usable)))}{esc(narrower)}</p>",
         "</div>",
     ]
-    return lines
+
+
+def verdict_command(verdict: ReleaseVerdict, text: str) -> list[str]:
+    """The plain command's code block, marked as the verdict's (its Pythons and platform as data, for the checks)."""
+    command = verdict.command
+    block = ["", "```text", text, "```", ""]
+    if command is None or command.text != text:
+        return block
+    return [
+        f'<div class="install-verdict" id="install-verdict" data-python="{esc(" ".join(command.pythons))}" '
+        f'data-platform="{esc(command.platform)}" markdown>',
+        *block,
+        "</div>",
+    ]
 
 
 def _data(values) -> str:
@@ -335,8 +335,8 @@ def picker(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> lis
         out.append(
             f'<p class="install-label"><strong>{esc(label)}</strong> <span class="install-where">{esc(where)}</span></p>'
         )
-        out += ["", "```text", option.command, "```", ""]
         if option.manager == "pip" and option.compute == "default":
+            out += verdict_command(verdict, option.command)
             python = verdict.patch_python
             for system in option.systems:
                 words = (
@@ -348,6 +348,8 @@ def picker(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> lis
                     f'<p class="install-system" data-system="{esc(system)}">{esc(SYSTEM_NAMES[system][lang])}{t["colon"]}{esc(words)}</p>'
                 )
             out.append("")
+        else:
+            out += ["", "```text", option.command, "```", ""]
         out.append("</div>")
         out.append("")
     for system, manager, compute, sentence in reasons(release, verdict, p, lang):

@@ -1,5 +1,5 @@
-"""A whole release page: its generated header (H1, quick facts, fact box, feature table), the page's own Markdown,
-the install section, the breaking changes and the footer. The one function the release page hook calls."""
+"""A whole release page: its generated header (H1, quick facts, summary, source), the install section, the feature
+list, the page's own Markdown, the breaking changes and the footer. The one function the release page hook calls."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from scripts.verdicts.model import Verdicts
 from scripts.verdicts.support import planned_releases
 from scripts.views.matrix import matrix_row_id
 from scripts.views.release.changes import changes_section
+from scripts.views.release.features import features_section
 from scripts.views.release.header import release_footer, release_header
 from scripts.views.release.install import install_section
 from scripts.views.release.provisional import provisional_section
@@ -46,8 +47,9 @@ class PageLinks:
 def render(
     catalog: Catalog, verdicts: Verdicts, page: ReleasePage, markdown: str, links: PageLinks, snippet_entries: dict
 ) -> RenderedPage:
-    """The release page: its generated header, and its Markdown: the header's placeholder + the page's own body +
-    what a provisional page adds (registry changes, announcements, the next release) + install + changes + footer.
+    """The release page: its generated header (H1, quick facts, summary, source), and its Markdown: the header's
+    placeholder, install, features, the page's own body, what a provisional page adds (registry changes,
+    announcements, the next release), changes, footer.
     `snippet_entries`: the snippet status file's entries (the badges of the changes' before/after code)."""
     lang = page.lang
     lifecycle = links.lifecycle
@@ -57,11 +59,13 @@ def render(
 
     release = catalog.by_version()[page.version]
     matrix = f"{links.compatibility}#{matrix_row_id(page.version)}" if links.compatibility else None
-    quick = quick_facts(catalog, release, lang, verdicts, matrix)
-    header = release_header(page, cached_status_today(catalog), lifecycle, quick)
+    quick = quick_facts(catalog, release, lang, verdicts, matrix, links.release)
+    # What a reader came for first: the facts, then the install picker, then the features and the page's own text.
+    header = release_header(page, quick)
     registry = provisional_section(page, verdicts[page.version], verdicts.checked, planned_releases(catalog, verdicts))
     install = install_section(release, verdicts, lang)
+    features = features_section(page, cached_status_today(catalog), lifecycle)
     changes = changes_section(page, catalog, snippet_entries, links.release, badge_for, feature_href)
     footer = release_footer(catalog, page, links.compare, links.release)
-    body = HEADER_PLACEHOLDER + "\n" + markdown + "\n" + registry + "\n" + install + "\n" + changes + "\n" + footer
+    body = "\n".join((HEADER_PLACEHOLDER, install, features, markdown, registry, changes, footer))
     return RenderedPage(header, body)

@@ -1,24 +1,33 @@
 """The quick facts at the top of a release page: the answers a reader with a version question came for (date,
 Python on PyPI, the CUDA of PyPI's default wheel, the paired torchvision/torchaudio, whether it is the newest release,
-LTS) and links to the install picker, the matrix row and the full release notes. From the release's verdict."""
+LTS and what else matters today: status.py) and links to the install picker, the matrix row and the full release
+notes. From the release's verdict."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from scripts.catalog.model import Catalog, Release, version_key
 from scripts.verdicts.model import MAIN_PLATFORM, PYPI, Verdicts
 from scripts.views.html import esc, evidence_mark
 from scripts.views.release.install import UI, build_words
+from scripts.views.release.status import release_status
 from scripts.views.words import SYSTEM_NAMES, python_summary
 
 GITHUB_NOTES = "https://github.com/pytorch/pytorch/releases/tag/v{version}.0"
 
 
 def quick_facts(
-    catalog: Catalog, release: Release, lang: str, verdicts: Verdicts, matrix_href: str | None = None
+    catalog: Catalog,
+    release: Release,
+    lang: str,
+    verdicts: Verdicts,
+    matrix_href: str | None = None,
+    release_href: Callable[[str], str | None] | None = None,
 ) -> str:
     """The answers a reader with a version question came for, first on the page: date, Python (PyPI), the CUDA of
-    PyPI's default wheel, the paired torchvision/torchaudio, whether it is the newest release, LTS, and links to the
-    install picker and the full release notes."""
+    PyPI's default wheel, the paired torchvision/torchaudio, its status today (status.py), and links to the install
+    picker and the full release notes. `release_href(version)`: another release page's URL (the status links there)."""
     t = UI[lang]
     page = release.pages[lang]
     provisional = bool(getattr(release, "provisional", False))
@@ -56,20 +65,7 @@ def quick_facts(
     if p and (p.vision or p.audio):
         libs = [f"{lib} {pin.version}" for lib, pin in (("torchvision", p.vision), ("torchaudio", p.audio)) if pin]
         rows.append(("libs", t["qf_libs"], esc(" · ".join(libs))))
-    newest = catalog.releases[0]
-    status = []
-    if release is newest:
-        status.append(esc(t["qf_newest_provisional"] if provisional else t["qf_newest"]))
-    else:
-        newer = t["qf_newer_provisional"] if getattr(newest, "provisional", False) else t["qf_newer"]
-        status.append(esc(newer.format(version=newest.version)))
-    lts = getattr(release, "lts", None)
-    if lts:
-        status.append(
-            esc(t["qf_lts"].format(patches=", ".join(lts.patches)))
-            + evidence_mark(getattr(lts, "evidence", "official"), lang)
-        )
-    rows.append(("status", t["qf_status"], " · ".join(status)))
+    rows.append(("status", t["qf_status"], release_status(catalog, release, lang, verdicts, release_href)))
     links = ['<a class="quick-install" href="#install">' + esc(t["qf_install"]) + "</a>"]
     if matrix_href:
         links.append(f'<a href="{esc(matrix_href)}">{esc(t["qf_matrix"])}</a>')
@@ -81,5 +77,5 @@ def quick_facts(
     ]
     for key, term, value in rows:
         out.append(f'<div class="quick-fact quick-{key}"><dt>{esc(term)}</dt><dd>{value}</dd></div>')
-    out += ["</dl>", f'<p class="quick-links">{" · ".join(links)}</p>', "</section>"]
+    out += ["</dl>", f'<p class="quick-links">{" ".join(links)}</p>', "</section>"]
     return "\n".join(out)

@@ -1,6 +1,7 @@
 /* The 404 page (overrides/404.html) serves every missing URL, in both languages. A reader who followed an
  * English link (/en/... under the site's root) gets the English message first and English search results
- * first; anyone else the Chinese. Runs before Material's bundle, which reads the page config once. */
+ * first; anyone else the Chinese. A missing release page is offered the newest release and the timeline. Runs before
+ * Material's bundle, which reads the page config once. */
 (function () {
   "use strict";
 
@@ -14,7 +15,16 @@
   data.search = data.search.replace(/worker\.\w+\.js/, "worker." + lang + ".js");
   config.textContent = JSON.stringify(data);
 
-  var message = document.querySelector("[data-not-found]");
-  var mine = message && message.querySelector('[data-lang="' + lang + '"]');
-  if (mine) message.insertBefore(mine, message.querySelector("[data-lang]"));
+  function readerFirst(box) {
+    var mine = box && box.querySelector('[data-lang="' + lang + '"]');
+    if (mine) box.insertBefore(mine, box.querySelector("[data-lang]"));
+  }
+
+  readerFirst(document.querySelector("[data-not-found]"));
+  // A missing release page (releases/9.9/, en/releases/2.16/): the newest release and the timeline are offered.
+  var release = document.querySelector("[data-not-found-release]");
+  if (release && /^(en\/)?releases\/[^/]+/.test(path)) {
+    release.hidden = false;
+    readerFirst(release);
+  }
 })();
