@@ -93,9 +93,14 @@ def changes_table(change: RegistryChange, checked: str | None, lang: str) -> lis
         if delta.fact == "cuda" and not delta.before and not delta.now:
             continue  # a CPU build on both sides: the platforms row already says the wheels exist
         css = ' class="registry-changed"' if delta.changed else ""
+        if delta.changed:
+            values = (
+                f"<td>{esc(_values(delta, delta.before, lang))}</td><td>{esc(_values(delta, delta.now, lang))}</td>"
+            )
+        else:  # the same on both sides: said once, across both columns
+            values = f'<td colspan="2">{esc(_values(delta, delta.now, lang))}</td>'
         rows.append(
-            f'<tr{css}><th scope="row">{esc(_label(delta, lang))}</th>'
-            f"<td>{esc(_values(delta, delta.before, lang))}</td><td>{esc(_values(delta, delta.now, lang))}</td>"
+            f'<tr{css}><th scope="row">{esc(_label(delta, lang))}</th>{values}'
             f"<td>{esc(_change_words(delta, lang))}</td></tr>"
         )
     heading = t["changes"].format(previous=change.previous)
