@@ -285,7 +285,7 @@ def test_names_in_pycon_and_groups_share_aliases(names_problems):
     assert problem.line == 8 and "torch.nn.functional.gelu_nope" in problem.message
 
 
-# --- running on torch (one worker per page) -----------------------------------------------------------
+# --- running on torch (units forked in a sandbox) ----------------------------------------------------------
 
 
 def test_run_page_python_pycon_groups_and_deprecations():
@@ -294,7 +294,9 @@ def test_run_page_python_pycon_groups_and_deprecations():
 
     text = (
         "<!-- snippet: group=g -->\n```python\nimport torch\nx = torch.arange(3.0)\nprint('ignored output')\n```\n\n"  # 1-6
-        "<!-- snippet: group=g -->\n```pycon\n>>> x * 0.1\ntensor([0.0, 0.1, 0.2])\n>>> torch.rand(1)\ntensor([0.4963])\n```\n\n"  # 8-14
+        # Naming torch.compile has the sandbox prepare the compiler, before the group's runner is forked (x stays).
+        "<!-- snippet: group=g -->\n```pycon\n>>> x * 0.1  # as torch.compile(f)(x) would\ntensor([0.0, 0.1, 0.2])\n"
+        ">>> torch.rand(1)\ntensor([0.4963])\n```\n\n"  # 8-14
         "```python\nimport warnings\nwarnings.warn('old API', FutureWarning)\n```\n\n"  # 16-19
         "```python\nimport torch\ntorch.ones(2) @ torch.ones(3)\n```\n\n"  # 21-24
         "```pycon\n>>> 1 + 1\n3\n```\n\n"  # 26-29

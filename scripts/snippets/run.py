@@ -143,8 +143,8 @@ def run_unit(
             for rest in blocks[k:]:
                 outcomes[rest.id] = _failed(rest, f"cannot run: {why}", line=rest.fence_line)
             break
-        if COMPILING_RE.search(s.code):
-            slot.warm()
+        if k == 0 and any(COMPILING_RE.search(b.code) for b in blocks):
+            slot.warm()  # before the unit's runner is forked: a group's blocks share it
         limit = request["timeout"]
         request.update(id=s.id, unit=serial, last=k == len(blocks) - 1)
         # The supervisor enforces the limit; waiting a little longer here only catches a stuck sandbox.

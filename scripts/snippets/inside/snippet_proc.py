@@ -1,6 +1,6 @@
 """Process plumbing inside a snippet sandbox: limits, prctl, a child's own namespaces, pipes, killing, cleaning.
 
-Standard library only: it runs in the page supervisor (`supervisor.py`, PID 1 of the sandbox) and in the
+Standard library only: it runs in the supervisor (`supervisor.py`, PID 1 of the sandbox) and in the
 children it forks, a unit's runner (`snippet_runner.py`) or a name resolver (`snippet_resolve.py`).
 """
 

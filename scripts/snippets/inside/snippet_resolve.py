@@ -1,4 +1,4 @@
-"""A name resolver: the fork of the page supervisor that says whether each `torch.*` name a page uses exists.
+"""A name resolver: the fork of a sandbox's supervisor that says whether each `torch.*` name a page uses exists.
 
 Standard library only (torch is already imported by the supervisor it was forked from). Resolving a
 name imports the modules it names (`torch.utils.model_dump.__main__` runs model_dump's command line), so

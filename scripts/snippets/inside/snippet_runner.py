@@ -1,4 +1,4 @@
-"""A unit's runner: the fork of the page supervisor in which one unit's python and pycon blocks run.
+"""A unit's runner: the fork of a sandbox's supervisor in which one unit's python and pycon blocks run.
 
 Standard library only (torch is already imported by the supervisor it was forked from). Requests come
 one JSON line each on the requests pipe; each gets one JSON report line on the replies pipe:
