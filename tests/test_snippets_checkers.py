@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -118,6 +119,42 @@ def test_output_comparison(want, got, ok):
     assert output_matches(want, got) is ok
 
 
+@pytest.mark.parametrize(
+    ("want", "got", "ok"),
+    [
+        ("a...b...c", "aXbYc", True),
+        ("a...b...c", "aXcYb", False),
+        ("ab...ba", "aba", False),  # the pieces may not overlap
+        ("ab...ba", "abba", True),
+        ("...", "anything", True),
+        ("tensor([0, 1, ..., 9])", "tensor([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])", True),
+        ("tensor([0.5, ..., 0.25])", "tensor([0.5000, 0.1000, 0.2500])", True),  # tolerance on both sides of '...'
+        ("tensor([0.5, ..., 0.25])", "tensor([0.5000, 0.1000, 0.3500])", False),
+        ("<A at 0x...>", "<A at 0x7f3a>", True),
+        ("tensor([1" + "9" * 5000 + "])", "tensor([2])", False),  # more digits than int() reads: compared as text
+    ],
+)
+def test_output_wildcards_as_doctest_places_them(want, got, ok):
+    assert output_matches(want, got) is ok
+
+
+def test_output_matching_takes_linear_time_and_has_a_step_limit():
+    """Eight `...` against 5,000 characters: a backtracking regex never finished (run in a subprocess, so a hang
+    fails this test instead of the suite). Input that would take too many steps raises TooCostly."""
+    probe = (
+        "from scripts.snippets.outputcheck import output_matches; "
+        "print(output_matches('a...' * 8 + 'b', 'a' * 5000), output_matches('a...' * 8 + 'b', 'a' * 5000 + 'b'))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["False", "True"], result.stderr
+    from scripts.snippets.outputcheck import MAX_STEPS, TooCostly
+
+    # A piece that starts with flexible space has no text to look for: every position is tried, three steps each.
+    got = "tensor([1, " + "3, " * (MAX_STEPS // 6) + "1, 2])"
+    with pytest.raises(TooCostly):
+        output_matches("tensor([1, ... 1, ...2])", got)
+
+
 # --- parity and full-width punctuation -------------------------------------------------------------
 
 
@@ -178,9 +215,32 @@ def test_full_width_punctuation_in_code():
 # --- names exist (needs torch) --------------------------------------------------------------------
 
 
-def test_names_follow_aliases_and_suggest():
+@pytest.fixture(scope="module")
+def sandbox_slot():
+    """One sandbox for this module's name checks: names are resolved there, never in the test's process."""
     pytest.importorskip("torch")
-    from scripts.snippets.names import collect_names, names_problems
+    from scripts.snippets.run import Slot
+
+    slot = Slot()
+    yield slot
+    slot.close()
+
+
+@pytest.fixture
+def names_problems(sandbox_slot):
+    """`names.names_problems` with the names resolved in the sandbox."""
+    from scripts.snippets import names
+    from scripts.snippets.run import resolve_names
+
+    def check(snippets):
+        resolved = resolve_names(sandbox_slot, names.wanted_names(snippets))
+        return names.names_problems(snippets, resolved, "2.x")
+
+    return check
+
+
+def test_names_follow_aliases_and_suggest(names_problems):
+    from scripts.snippets.names import collect_names
 
     snippet = one(
         "```python\nimport torch.nn as nn\nfrom torch import fft\nfrom torch.nn import functional as F\nnn.Linear(2, 2)\nfft.rfft\nF.relu\ntorch.backends.cudnn.benchmark = True\n```\n"
@@ -203,10 +263,7 @@ def test_names_follow_aliases_and_suggest():
     assert "torch.nn.Linearr" in problem.message and "did you mean 'torch.nn.Linear'" in problem.message
 
 
-def test_names_removed_declaration():
-    pytest.importorskip("torch")
-    from scripts.snippets.names import names_problems
-
+def test_names_removed_declaration(names_problems):
     declared = one(
         "```python\nimport torch\ntorch.no_such_thing()\n```\n",
         directive='<!-- snippet: removed="torch.no_such_thing@2.5" -->',
@@ -218,10 +275,7 @@ def test_names_removed_declaration():
     assert "declared removed in 2.5 but exists" in problem.message
 
 
-def test_names_in_pycon_and_groups_share_aliases():
-    pytest.importorskip("torch")
-    from scripts.snippets.names import names_problems
-
+def test_names_in_pycon_and_groups_share_aliases(names_problems):
     text = (
         "<!-- snippet: group=g -->\n```python\nimport torch.nn.functional as F\n```\n\n"
         "<!-- snippet: group=g -->\n```pycon\n>>> F.gelu_nope\n```\n"
@@ -231,7 +285,7 @@ def test_names_in_pycon_and_groups_share_aliases():
     assert problem.line == 8 and "torch.nn.functional.gelu_nope" in problem.message
 
 
-# --- running on torch (one worker per page) -----------------------------------------------------------
+# --- running on torch (units forked in a sandbox) ----------------------------------------------------------
 
 
 def test_run_page_python_pycon_groups_and_deprecations():
@@ -240,7 +294,9 @@ def test_run_page_python_pycon_groups_and_deprecations():
 
     text = (
         "<!-- snippet: group=g -->\n```python\nimport torch\nx = torch.arange(3.0)\nprint('ignored output')\n```\n\n"  # 1-6
-        "<!-- snippet: group=g -->\n```pycon\n>>> x * 0.1\ntensor([0.0, 0.1, 0.2])\n>>> torch.rand(1)\ntensor([0.4963])\n```\n\n"  # 8-14
+        # Naming torch.compile has the sandbox prepare the compiler, before the group's runner is forked (x stays).
+        "<!-- snippet: group=g -->\n```pycon\n>>> x * 0.1  # as torch.compile(f)(x) would\ntensor([0.0, 0.1, 0.2])\n"
+        ">>> torch.rand(1)\ntensor([0.4963])\n```\n\n"  # 8-14
         "```python\nimport warnings\nwarnings.warn('old API', FutureWarning)\n```\n\n"  # 16-19
         "```python\nimport torch\ntorch.ones(2) @ torch.ones(3)\n```\n\n"  # 21-24
         "```pycon\n>>> 1 + 1\n3\n```\n\n"  # 26-29
@@ -284,17 +340,34 @@ def test_bash_is_used_for_shell():
     assert check_syntax(one("```console\n$ echo $((1 + 2))\n3\n```\n")) == []
 
 
-def test_names_in_a_module_that_needs_a_missing_package():
-    pytest.importorskip("torch")
+def test_names_in_a_module_that_needs_a_missing_package(sandbox_slot):
     import importlib.util
 
     if importlib.util.find_spec("tensorboard") is not None:
         pytest.skip("tensorboard is installed here")
-    from scripts.snippets.names import resolve
+    from scripts.snippets.run import resolve_names
 
-    assert resolve("torch.utils.tensorboard.SummaryWriter") == (True, None)  # read from the module's source
-    ok, why = resolve("torch.utils.tensorboard.SummaryWritter")
+    found = resolve_names(
+        sandbox_slot, ["torch.utils.tensorboard.SummaryWriter", "torch.utils.tensorboard.SummaryWritter"]
+    )
+    assert found["torch.utils.tensorboard.SummaryWriter"] == (True, None)  # read from the module's source
+    ok, why = found["torch.utils.tensorboard.SummaryWritter"]
     assert not ok and "did you mean 'torch.utils.tensorboard.SummaryWriter'" in why
+
+
+def test_a_name_whose_import_ends_its_process_is_blamed_alone(sandbox_slot):
+    """Resolving `torch.utils.model_dump.__main__` runs model_dump's command line (it exits), and a module can
+    also kill the process that imports it: the name is reported, and the names after it are still resolved."""
+    from scripts.snippets.run import resolve_names
+
+    found = resolve_names(
+        sandbox_slot, ["torch.utils.model_dump.__main__", "torch.nn.Linear", "os.system", "torch.nn.Linearr"]
+    )
+    ok, why = found["torch.utils.model_dump.__main__"]
+    assert not ok and "SystemExit" in why
+    assert found["torch.nn.Linear"] == (True, None)
+    assert found["os.system"] == (False, "'os.system' is not a torch name")
+    assert not found["torch.nn.Linearr"][0]
 
 
 def test_page_supervisor_runs_each_block_in_a_fresh_fork(tmp_path):
@@ -344,7 +417,7 @@ def test_each_worker_compiles_into_its_own_cache(tmp_path):
 
 
 def test_deprecations_are_about_what_the_snippet_uses():
-    from scripts.snippets.run import _about_snippet
+    from scripts.snippets.interpret import about_snippet as _about_snippet
 
     scripted = one("```python\nimport torch\nf = torch.jit.script(lambda x: x)\n```\n")
     compiled = one("```python\nimport torch\nf = torch.compile(lambda x: x)\n```\n")

@@ -1,18 +1,16 @@
 """`check`: run every check on every page, in order, and decide each block's status.
 
-1. extraction and directives, then syntax (`parse`, `cpp.tree_sitter_problems`)      no torch
-2. bilingual parity and full-width punctuation (`parity`)                              no torch
-3. names exist (`names`)                                                               torch
-4. python/pycon run, output compared, deprecations recorded (`run`)                   torch
-5. cpp type-checked by g++ against libtorch, one TU per page, cached (`cpp`)           g++ + headers
+1. extraction and directives, then syntax (`parse`, `cpp.tree_sitter_problems`)        no torch
+2. bilingual parity and full-width punctuation (`parity`)                                no torch
+3. names exist (`names`: read here, resolved in a sandbox)                               torch, sandboxed
+4. python/pycon run, output compared, deprecations recorded (`run`)                     torch, sandboxed
+5. cpp type-checked by g++ against libtorch, one TU per page (`cpp`, `gxx`)             g++, sandboxed
 
-Problems of steps 1-2 are reported before anything runs (`on_phase` is called after each step).
-Steps 4 and 5 share one thread pool of `jobs` workers: g++ translation units (one per distinct page
-code, so a zh/en pair compiles once) and one sandbox per page, whose supervisor imports torch once and
-forks a fresh process for each block (`run.run_page`). A unit (a block, or a group's blocks) that is the same
-as one on an earlier page but for comments (most of a release's zh and en pages) runs once: the later
-page's blocks are judged on the replies the earlier run got (`run.share_unit`), unless that run failed,
-in which case the unit runs on its own page too.
+Problems of steps 1-2 are reported before anything runs (`on_phase` is called after each step). Steps 3-5
+share one pool of `jobs` sandboxes (`execute`): the names request, every distinct unit (a block, or a
+group's blocks) and every distinct translation unit, costliest first. The checker itself imports nothing a
+page names. Work is shared between pages only when its input is byte-identical (`units.unit_key`,
+`gxx.unit_hash`), and nothing is kept between runs.
 """
 
 from __future__ import annotations
@@ -22,22 +20,29 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scripts.snippets.cpp import apply_record, compile_record, page_key, torch_version
 from scripts.snippets.directives import not_run_reason
+from scripts.snippets.execute import execute
 from scripts.snippets.extract import extract_site
+from scripts.snippets.gxx import torch_version
 from scripts.snippets.model import Diagnostic, Page, Snippet
+from scripts.snippets.names import names_problems, wanted_names
 from scripts.snippets.parity import full_width_problems, pair_pages, parity_problems
 from scripts.snippets.parse import check_syntax
-from scripts.snippets.run import DEFAULT_TIMEOUT, PageRun, assign_units, run_page, share_unit
+from scripts.snippets.run import DEFAULT_TIMEOUT
 from scripts.snippets.sandbox import check_available
 
 __all__ = ["CheckOptions", "Report", "SnippetResult", "attach", "check_site", "status_entries"]
 
 OUTPUT_REASON = "output shown on the page"
+NO_TORCH = "cannot check names or run snippets: torch is not installed; install torch==2.14.1 numpy, or pass --no-run"
+
+
+def short_version(version: str | None) -> str | None:
+    """ "2.14.1+cu128" -> "2.14.1"."""
+    return version.split("+")[0] if version else None
 
 
 @dataclass
@@ -47,8 +52,7 @@ class CheckOptions:
     cpp: bool = True  # g++ tier (needs g++ and torch's headers)
     jobs: int = max(1, min(os.cpu_count() or 1, 4))
     timeout: int = DEFAULT_TIMEOUT
-    cache_dir: Path | None = Path(".cache/snippets")
-    fork: bool = True  # no effect any more: each page's supervisor imports torch once and forks each block
+    fork: bool = True  # no effect any more: each sandbox's supervisor imports torch once and forks each unit
     only: tuple[str, ...] = ()  # glob patterns on src_uri (e.g. "releases/2.10*"): check just those pages
     budget: int = 3600  # seconds all runs may take together; snippets left after it fail as not run
 
@@ -141,105 +145,38 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
         s for s in snippets if s.lang == "cpp" and s.id not in broken and not_run_reason(s.directives) is None
     ]
 
-    installed_torch = None
-    if options.run:
-        t = time.monotonic()
-        names: list[Diagnostic] = []
-        try:
-            import torch  # noqa: F401 - fail here, once, with a clear message
-
-            from scripts.snippets.names import names_problems
-
-            installed_torch = torch.__version__.split("+")[0]
-            for page in pages:
-                found, _ = names_problems([s for s in page.snippets if s.id not in broken])
-                names.extend(found)
-        except ImportError as exc:
-            names = [
-                Diagnostic(
-                    "(torch)",
-                    1,
-                    1,
-                    f"cannot check names or run snippets: {exc}; install torch==2.13.0 numpy, or pass --no-run",
-                    check="names",
-                )
-            ]
-            runnable = []
-        timings["names"] = time.monotonic() - t
-        phase("names", names)
-
-    # Runs and compiles share one pool: g++ translation units first (the longest tasks).
-    run_results = {}
-    compile_results = {}
-    t = time.monotonic()
     by_page_run: dict[str, list[Snippet]] = {}
     for s in runnable if options.run else []:
         by_page_run.setdefault(s.page, []).append(s)
     by_page_cpp: dict[str, list[Snippet]] = {}
     for s in compilable if options.cpp else []:
         by_page_cpp.setdefault(s.page, []).append(s)
-    if by_page_run or by_page_cpp:
+    names: list[str] = []
+    if options.run and torch_version() is None:
+        phase("names", [Diagnostic("(torch)", 1, 1, NO_TORCH, check="names")])
+        by_page_run = {}
+    elif options.run:
+        names = wanted_names([s for s in snippets if s.id not in broken])
+    if by_page_run or by_page_cpp or names:
         check_available()  # raises SandboxError with the reason: examples never run unsandboxed
-    deadline = time.monotonic() + options.budget
-    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
-        # Pages whose C++ differs only in comments (a release's zh and en page) share one compile.
-        same_code: dict[str, list[tuple[str, list[Snippet]]]] = {}
-        for page, group in by_page_cpp.items():
-            same_code.setdefault(page_key(group), []).append((page, group))
-        cpp_futures = {
-            key: pool.submit(compile_record, pages_[0][1], options.cache_dir) for key, pages_ in same_code.items()
-        }
-        # Each distinct unit runs on the first page that has it; the same unit elsewhere borrows its result.
-        own, borrowed = assign_units(by_page_run)
-        run_futures = {
-            page: pool.submit(run_page, group, timeout=options.timeout, deadline=deadline)
-            for page, group in own.items()
-        }
-        for key, future in cpp_futures.items():
-            record, cached, seconds = future.result()
-            for n, (page, group) in enumerate(same_code[key]):
-                result = apply_record(record, group)
-                result.cached, result.seconds = cached or n > 0, seconds if n == 0 else 0.0
-                result.shared = n > 0
-                compile_results[page] = result
-        for page, future in run_futures.items():
-            run_results[page] = future.result()
-        unshared: dict[str, list[Snippet]] = {}
-        for page, units in borrowed.items():
-            result = run_results.setdefault(page, PageRun(page=page))
-            for blocks, owner_page, owner_blocks in units:
-                outcomes = share_unit(blocks, owner_blocks, run_results[owner_page])
-                if outcomes is None:
-                    unshared.setdefault(page, []).extend(blocks)
-                else:
-                    result.outcomes.update(outcomes)
-                    result.shared += len(outcomes)
-        reruns = {
-            page: pool.submit(run_page, blocks, timeout=options.timeout, deadline=deadline)
-            for page, blocks in unshared.items()
-        }
-        for page, future in reruns.items():
-            run_results[page].merge(future.result())
-    timings["parallel wall"] = time.monotonic() - t
-    timings["torch runs"] = sum(r.seconds for r in run_results.values())
-    timings["torch imports"] = sum(r.import_seconds for r in run_results.values())
-    timings["g++"] = sum(r.seconds for r in compile_results.values())
-    timings["g++ TUs"] = len(compile_results)
-    timings["g++ compiled"] = sum(1 for r in compile_results.values() if not r.cached)
-    timings["g++ cached"] = sum(1 for r in compile_results.values() if r.cached and not r.shared)
-    timings["g++ shared"] = sum(1 for r in compile_results.values() if r.shared)
-    timings["worker pages"] = len(run_futures) + len(reruns)
-    timings["shared blocks"] = sum(r.shared for r in run_results.values())
+    done = execute(names, by_page_run, by_page_cpp, jobs=options.jobs, timeout=options.timeout, budget=options.budget)
+    timings.update(done.timings)
+    run_results, compile_results = done.runs, done.compiles
+    if options.run and names:
+        found: list[Diagnostic] = []
+        for page in pages:
+            page_snippets = [s for s in page.snippets if s.id not in broken]
+            found += names_problems(page_snippets, done.names, short_version(done.torch_version) or "?")[0]
+        phase("names", found)
 
     run_diags = [d for r in run_results.values() for o in r.outcomes.values() for d in o.problems]
     phase("run", run_diags)
     cpp_diags = [d for r in compile_results.values() for d in r.problems]
     phase("cpp", cpp_diags)
 
-    if installed_torch is None:
-        installed_torch = next((r.torch_version.split("+")[0] for r in run_results.values() if r.torch_version), None)
-    if installed_torch is None and compile_results:
-        installed_torch = (torch_version() or "").split("+")[0] or None
+    installed_torch = short_version(done.torch_version)
+    if installed_torch is None and (compile_results or names):
+        installed_torch = short_version(torch_version())
 
     outcomes = {sid: o for r in run_results.values() for sid, o in r.outcomes.items()}
     compiled = {sid for r in compile_results.values() for sid in r.compiled}
@@ -287,12 +224,10 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
         counts["failed" if r.status == "failed" else "skipped" if r.status == "not-run" else "passed"] += 1
     counts["failed"] += len(page_problems)
     timings["total"] = time.monotonic() - started
-    slowest = [
-        (r.seconds, f"{page}: torch worker(s), {len(r.outcomes)} block(s), import {r.import_seconds:.1f} s")
-        for page, r in run_results.items()
-    ]
+    timings["peak address space"] = done.peak
+    slowest = [(r.seconds, f"{page}: torch units, {len(r.outcomes)} block(s)") for page, r in run_results.items()]
     slowest += [
-        (r.seconds, f"{page}: g++ TU, {len(r.compiled)} block(s){' (cached)' if r.cached else ''}")
+        (r.seconds, f"{page}: g++ TU, {len(r.compiled)} block(s){' (same as another page)' if r.shared else ''}")
         for page, r in compile_results.items()
     ]
     by_id = {s.id: s for s in snippets}

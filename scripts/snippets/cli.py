@@ -3,7 +3,7 @@
     python -m scripts.snippets extract [--docs-dir docs] [--out DIR]
     python -m scripts.snippets list    [--docs-dir docs] [--status-file FILE]
     python -m scripts.snippets check   [--docs-dir docs] [--no-run] [--no-cpp] [--status-file FILE]
-                                       [--check-status] [--jobs N] [--timeout S] [--cache-dir DIR]
+                                       [--check-status] [--jobs N] [--timeout S]
 
 Messages are compiler-style (`path:line:col: error: message`); the last line of `check` is
 `N passed, N failed` (`, N skipped` when blocks were not run), and the exit status is 1 on any failure.
@@ -115,7 +115,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         cpp=not args.no_cpp,
         jobs=args.jobs,
         timeout=args.timeout,
-        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
         fork=not args.no_fork,
         only=tuple(args.only or ()),
     )
@@ -156,12 +155,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     t = report.timings
     print(
         f"time: {t['total']:.1f} s total; extract+parse {t['extract+parse']:.1f} s; "
-        + (f"names {t['names']:.1f} s; " if "names" in t else "")
-        + f"torch {t['torch runs']:.1f} s in {int(t['worker pages'])} worker(s) (imports {t['torch imports']:.1f} s), "
+        + (f"names {t['names']:.1f} s; " if t.get("names") else "")
+        + f"torch {t.get('torch runs', 0):.1f} s for {int(t.get('units run', 0))} unit(s) in "
+        + f"{int(t.get('sandboxes', 0))} sandbox(es) (imports {t.get('torch imports', 0):.1f} s, "
+        + f"compiler warm-ups {t.get('compiler warm-ups', 0):.1f} s), "
         + f"{int(t.get('shared blocks', 0))} block(s) judged on the run of the same code on another page; "
-        + f"g++ {t['g++']:.1f} s for {int(t['g++ TUs'])} page(s) ({int(t['g++ compiled'])} compiled, {int(t['g++ cached'])} cached, {int(t['g++ shared'])} same code as their other language); "
-        + f"runs and compiles {t['parallel wall']:.1f} s wall on {options.jobs} job(s)"
+        + f"g++ {t.get('g++', 0):.1f} s for {int(t.get('g++ TUs', 0))} page(s) ({int(t.get('g++ compiled', 0))} compiled, "
+        + f"{int(t.get('g++ shared', 0))} same code as another page); "
+        + f"runs and compiles {t.get('parallel wall', 0):.1f} s wall on {options.jobs} job(s)"
     )
+    if args.verbose and t.get("peak address space"):
+        print(f"largest address space of a unit: {t['peak address space'] / (1 << 30):.2f} GiB")
     counts = report.counts
     line = f"{counts.get('passed', 0)} passed, {counts.get('failed', 0)} failed"
     if counts.get("skipped"):
@@ -218,12 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds per python/pycon snippet (default: 120; a block may set timeout=N)",
     )
     p.add_argument(
-        "--cache-dir", default=".cache/snippets", help="g++ result cache (default: .cache/snippets; '' disables)"
-    )
-    p.add_argument(
         "--no-fork",
         action="store_true",
-        help="no effect (kept for old scripts): every page has its own sandbox, whose supervisor imports torch once and forks each block",
+        help="no effect (kept for old scripts): each sandbox's supervisor imports torch once and forks each unit",
     )
     p.add_argument(
         "-v", "--verbose", action="store_true", help="also print the slowest pages, translation units and blocks"

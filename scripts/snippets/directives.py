@@ -30,8 +30,9 @@ __all__ = [
 DIRECTIVE_RE = re.compile(r"^<!--\s*snippet\s*:(?P<body>.*?)-->\s*$")
 DIRECTIVE_START_RE = re.compile(r"^<!--\s*snippet\b")
 GROUP_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
+ASCII_DIGITS_RE = re.compile(r"[0-9]+")
 MAX_TIMEOUT = 600  # the runner caps any timeout here as well (run.MAX_TIMEOUT)
-REMOVED_RE = re.compile(r"^(torch(?:\.[A-Za-z_][A-Za-z0-9_]*)+)@(\d+\.\d+)$")
+REMOVED_RE = re.compile(r"^(torch(?:\.[A-Za-z_][A-Za-z0-9_]*)+)@([0-9]+\.[0-9]+)$")
 
 FLAGS = ("skip", "fragment")
 VALUED = ("reason", "requires", "group", "removed", "timeout")
@@ -53,7 +54,7 @@ def parse_directive(body: str) -> tuple[dict, list[str]]:
         if key not in KNOWN_KEYS:
             close = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else f" (known: {', '.join(KNOWN_KEYS)})"
-            errors.append(f"unknown snippet directive '{key}'{hint}")
+            errors.append(f"unknown snippet directive '{_shown(key)}'{hint}")
             continue
         if key in result:
             errors.append(f"snippet directive '{key}' given twice")
@@ -70,26 +71,30 @@ def parse_directive(body: str) -> tuple[dict, list[str]]:
         value = value.strip()
         if key == "requires" and value not in REQUIREMENTS:
             errors.append(
-                f"unknown requirement '{value}' (known: {', '.join(REQUIREMENTS)}); "
+                f"unknown requirement '{_shown(value)}' (known: {', '.join(REQUIREMENTS)}); "
                 'for anything else use skip reason="..."'
             )
             continue
         if key == "group" and not GROUP_RE.match(value):
-            errors.append(f"bad group name '{value}': use letters, digits, '_', '-' and '.'")
+            errors.append(f"bad group name '{_shown(value)}': use letters, digits, '_', '-' and '.'")
             continue
         if key == "timeout":
-            if not value.isdigit() or int(value) <= 0:
-                errors.append(f"bad timeout '{value}': a whole number of seconds")
+            # ASCII digits only: '²'.isdigit() is true, and int('²') raises.
+            seconds = value.lstrip("0")
+            if not ASCII_DIGITS_RE.fullmatch(value) or not seconds:
+                errors.append(f"bad timeout '{_shown(value)}': a whole number of seconds")
                 continue
-            if int(value) > MAX_TIMEOUT:
-                errors.append(f"timeout={value} is more than the {MAX_TIMEOUT} s a snippet may take")
+            if len(seconds) > 6 or int(seconds) > MAX_TIMEOUT:
+                errors.append(f"timeout={_shown(value)} is more than the {MAX_TIMEOUT} s a snippet may take")
                 continue
-            result[key] = int(value)
+            result[key] = int(seconds)
             continue
         if key == "removed":
             bad = [item for item in _split_list(value) if not REMOVED_RE.match(item)]
             if bad or not _split_list(value):
-                errors.append(f"bad removed '{value}': write removed=\"torch.name@X.Y\" (comma-separate several)")
+                errors.append(
+                    f"bad removed '{_shown(value)}': write removed=\"torch.name@X.Y\" (comma-separate several)"
+                )
                 continue
         result[key] = value
     if result.get("skip") and not result.get("reason"):
@@ -97,6 +102,11 @@ def parse_directive(body: str) -> tuple[dict, list[str]]:
     if "reason" in result and not (result.get("skip") or "requires" in result):
         errors.append("reason= only goes with skip or requires=")
     return result, errors
+
+
+def _shown(value: str) -> str:
+    """A value as a message quotes it: at most 40 characters."""
+    return value if len(value) <= 40 else value[:40] + "..."
 
 
 def _split_list(value: str) -> list[str]:

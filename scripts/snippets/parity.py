@@ -11,7 +11,6 @@ is reported before anything runs, with the ASCII character to use instead.
 from __future__ import annotations
 
 import io
-import re
 import tokenize
 
 from scripts.catalog.model import DEFAULT_LANGUAGE
@@ -96,11 +95,18 @@ def _python_comment_spans(source: str) -> list[tuple[int, int]] | None:
     return spans
 
 
+def _strip_hash(line: str) -> str:
+    """The line without its first '#' that no quote follows, and the whitespace before it (linear time)."""
+    last_quote = max(line.rfind("'"), line.rfind('"'))
+    cut = line.find("#", last_quote + 1)
+    return line if cut < 0 else line[:cut].rstrip()
+
+
 def _strip_python(lines: list[str]) -> list[str]:
     spans = _python_comment_spans("\n".join(lines) + "\n")
     out = list(lines)
     if spans is None:  # does not tokenize: fall back to '#' not inside a simple string
-        return [re.sub(r"\s*#[^'\"]*$", "", line) for line in lines]
+        return [_strip_hash(line) for line in lines]
     for line, col in spans:
         out[line - 1] = out[line - 1][:col]
     return out

@@ -1,9 +1,14 @@
 """Check 1, the syntax tier: every snippet parses. No torch needed.
 
-- python: `ast.parse`
-- pycon: `doctest.DocTestParser`, then `ast.parse` of each `>>>` source
+- every block: no bidirectional or invisible control character (Trojan Source: code that reads one way
+  and runs another), whatever its language
+- python: `ast.parse`, nested at most MAX_NESTING deep (what the later checks and the runner walk)
+- pycon: `doctest.DocTestParser`, then the same for each `>>>` source
 - cpp: tree-sitter-cpp with zero ERROR/MISSING nodes (see `cpp.tree_sitter_problems`)
 - shell: `bash -n` after stripping `$ ` prompts (and the output lines of a prompted session)
+
+Code nested thousands deep makes Python's parser raise RecursionError or MemoryError: that is this
+block's syntax problem at its `file:line`, like any other.
 """
 
 from __future__ import annotations
@@ -16,7 +21,10 @@ import subprocess
 from scripts.snippets.model import Diagnostic, Snippet
 
 __all__ = [
+    "MAX_NESTING",
     "check_syntax",
+    "hidden_control_problems",
+    "python_syntax",
     "pycon_examples",
     "python_problems",
     "pycon_problems",
@@ -26,14 +34,62 @@ __all__ = [
 
 PROMPT_RE = re.compile(r"^\s*\$ ?")
 DOCTEST_LINE_RE = re.compile(r"line (\d+) of the docstring")
+MAX_NESTING = 100  # levels of the syntax tree; the site's deepest block has 15
+# Bidirectional embeddings, overrides and isolates, zero-width characters, LRM/RLM and U+FEFF.
+HIDDEN_CONTROLS = {
+    **{chr(c): "bidirectional control" for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]},
+    **{chr(c): "invisible character" for c in [*range(0x200B, 0x2010), 0xFEFF]},
+}
+
+
+def hidden_control_problems(snippet: Snippet) -> list[Diagnostic]:
+    """One error per line holding a character that makes code read differently from how it runs."""
+    problems = []
+    for number, line in enumerate(snippet.code.split("\n"), start=1):
+        col = next((k for k, ch in enumerate(line, start=1) if ch in HIDDEN_CONTROLS), None)
+        if col is None:
+            continue
+        ch = line[col - 1]
+        message = (
+            f"{HIDDEN_CONTROLS[ch]} U+{ord(ch):04X} in a code block: code can read differently from how it runs "
+            "(Trojan Source); remove it"
+        )
+        problems.append(snippet.diag(number, col, message, check="parse"))
+    return problems
+
+
+def _nesting(tree: ast.AST) -> tuple[int, int]:
+    """(depth, line) of the syntax tree's deepest node, counting at most MAX_NESTING + 1 levels (no recursion)."""
+    deepest, line = 0, 1
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > deepest:
+            deepest, line = depth, getattr(node, "lineno", line)
+        if depth <= MAX_NESTING:
+            stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest, line
+
+
+def python_syntax(source: str, filename: str) -> tuple[int, int, str] | None:
+    """(line, column, message) of what keeps `source` from being checked and run, or None."""
+    try:
+        tree = ast.parse(source, filename=filename)
+    except SyntaxError as exc:
+        return exc.lineno or 1, exc.offset or 1, f"SyntaxError: {exc.msg}"
+    except (RecursionError, MemoryError):
+        return 1, 1, f"nested too deeply for Python's parser: at most {MAX_NESTING} levels are checked"
+    except ValueError as exc:  # null bytes
+        return 1, 1, f"cannot be parsed: {exc}"
+    depth, line = _nesting(tree)
+    if depth > MAX_NESTING:
+        return line, 1, f"nested more than {MAX_NESTING} levels deep: at most {MAX_NESTING} are checked"
+    return None
 
 
 def python_problems(snippet: Snippet) -> list[Diagnostic]:
-    try:
-        ast.parse(snippet.code, filename=snippet.page)
-    except SyntaxError as exc:
-        return [snippet.diag(exc.lineno or 1, exc.offset or 1, f"SyntaxError: {exc.msg}", check="parse")]
-    return []
+    problem = python_syntax(snippet.code, snippet.page)
+    return [snippet.diag(*problem, check="parse")] if problem else []
 
 
 def pycon_examples(code: str) -> list[doctest.Example]:
@@ -57,12 +113,10 @@ def pycon_problems(snippet: Snippet) -> list[Diagnostic]:
         ]
     problems = []
     for example in examples:
-        try:
-            ast.parse(example.source, filename=snippet.page)
-        except SyntaxError as exc:
-            line = example.lineno + (exc.lineno or 1)
-            col = (exc.offset or 1) + example.indent + 4
-            problems.append(snippet.diag(line, col, f"SyntaxError: {exc.msg}", check="parse"))
+        problem = python_syntax(example.source, snippet.page)
+        if problem:
+            line, col, message = problem
+            problems.append(snippet.diag(example.lineno + line, col + example.indent + 4, message, check="parse"))
     return problems
 
 
@@ -114,7 +168,11 @@ def shell_problems(snippet: Snippet) -> list[Diagnostic]:
 
 
 def check_syntax(snippet: Snippet) -> list[Diagnostic]:
-    """The syntax check for one snippet, whatever its language (output blocks have none)."""
+    """The syntax check for one snippet, whatever its language (output blocks are only checked for hidden
+    control characters)."""
+    hidden = hidden_control_problems(snippet)
+    if hidden:
+        return hidden
     if snippet.lang == "python":
         return python_problems(snippet)
     if snippet.lang == "pycon":

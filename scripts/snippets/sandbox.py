@@ -12,8 +12,9 @@ token in its environment), so the worker that runs them gets:
   directory; nothing of the host is bound writable, so the checker never reads back a path a snippet made;
 - **a clean environment**: only PATH, HOME, LANG, USER/LOGNAME and the variables the checker sets on purpose;
 - **its own PID, IPC and UTS namespaces**, a new session (no terminal), and death with its parent: when the
-  checker stops the sandbox, every process in it dies with it; with `as_pid_1` the command is the
-  namespace's first process, which nothing inside can signal;
+  checker stops the sandbox or dies, every process in it dies with it (as root, the parent-death signal is
+  set again after the change of user, which clears it); with `as_pid_1` the command is the namespace's
+  first process, which nothing inside can signal;
 - **an unprivileged user** with every capability dropped, so the resource limits the worker sets (processes,
   file size, memory) bind, and nothing can be remounted. When the checker runs as root (as in CI) that user
   is one of its own per sandbox (`sandbox_uid`), so the kernel counts each sandbox's processes and threads
@@ -147,6 +148,9 @@ def sandbox_command(
             "--clear-groups",
             "--inh-caps=-all",
             "--bounding-set=-all",
+            # After the uid change, which clears the parent-death signal bubblewrap set: killing the checker
+            # kills bubblewrap's monitor, and with it this process (for `as_pid_1`, the whole sandbox).
+            "--pdeathsig=KILL",
             "--",
         ]
     return command + list(argv)
