@@ -15,9 +15,9 @@ if str(ROOT) not in sys.path:
 
 from scripts.snippets.extract import scan  # noqa: E402
 from scripts.snippets.model import Page  # noqa: E402
-from scripts.snippets.outputcheck import output_matches  # noqa: E402
 from scripts.snippets.parity import full_width_problems, parity_problems, strip_comments  # noqa: E402
 from scripts.snippets.parse import check_syntax, shell_script  # noqa: E402
+from scripts.snippets.running.outputcheck import output_matches  # noqa: E402
 
 
 def one(block: str, *, directive: str = "", page: str = "docs/releases/9.9.md"):
@@ -142,12 +142,12 @@ def test_output_matching_takes_linear_time_and_has_a_step_limit():
     """Eight `...` against 5,000 characters: a backtracking regex never finished (run in a subprocess, so a hang
     fails this test instead of the suite). Input that would take too many steps raises TooCostly."""
     probe = (
-        "from scripts.snippets.outputcheck import output_matches; "
+        "from scripts.snippets.running.outputcheck import output_matches; "
         "print(output_matches('a...' * 8 + 'b', 'a' * 5000), output_matches('a...' * 8 + 'b', 'a' * 5000 + 'b'))"
     )
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.stdout.split() == ["False", "True"], result.stderr
-    from scripts.snippets.outputcheck import MAX_STEPS, TooCostly
+    from scripts.snippets.running.outputcheck import MAX_STEPS, TooCostly
 
     # A piece that starts with flexible space has no text to look for: every position is tried, three steps each.
     got = "tensor([1, " + "3, " * (MAX_STEPS // 6) + "1, 2])"
@@ -219,7 +219,7 @@ def test_full_width_punctuation_in_code():
 def sandbox_slot():
     """One sandbox for this module's name checks: names are resolved there, never in the test's process."""
     pytest.importorskip("torch")
-    from scripts.snippets.run import Slot
+    from scripts.snippets.running.run import Slot
 
     slot = Slot()
     yield slot
@@ -230,7 +230,7 @@ def sandbox_slot():
 def names_problems(sandbox_slot):
     """`names.names_problems` with the names resolved in the sandbox."""
     from scripts.snippets import names
-    from scripts.snippets.run import resolve_names
+    from scripts.snippets.running.run import resolve_names
 
     def check(snippets):
         resolved = resolve_names(sandbox_slot, names.wanted_names(snippets))
@@ -290,7 +290,7 @@ def test_names_in_pycon_and_groups_share_aliases(names_problems):
 
 def test_run_page_python_pycon_groups_and_deprecations():
     pytest.importorskip("torch")
-    from scripts.snippets.run import run_page
+    from scripts.snippets.running.run import run_page
 
     text = (
         "<!-- snippet: group=g -->\n```python\nimport torch\nx = torch.arange(3.0)\nprint('ignored output')\n```\n\n"  # 1-6
@@ -322,7 +322,7 @@ def test_run_page_python_pycon_groups_and_deprecations():
 
 def test_run_page_timeout_restarts_the_worker():
     pytest.importorskip("torch")
-    from scripts.snippets.run import run_page
+    from scripts.snippets.running.run import run_page
 
     text = (
         "```python\nwhile True:\n    pass\n```\n\n```pycon\n>>> import torch\n>>> torch.zeros(1)\ntensor([0.])\n```\n"
@@ -345,7 +345,7 @@ def test_names_in_a_module_that_needs_a_missing_package(sandbox_slot):
 
     if importlib.util.find_spec("tensorboard") is not None:
         pytest.skip("tensorboard is installed here")
-    from scripts.snippets.run import resolve_names
+    from scripts.snippets.running.run import resolve_names
 
     found = resolve_names(
         sandbox_slot, ["torch.utils.tensorboard.SummaryWriter", "torch.utils.tensorboard.SummaryWritter"]
@@ -358,7 +358,7 @@ def test_names_in_a_module_that_needs_a_missing_package(sandbox_slot):
 def test_a_name_whose_import_ends_its_process_is_blamed_alone(sandbox_slot):
     """Resolving `torch.utils.model_dump.__main__` runs model_dump's command line (it exits), and a module can
     also kill the process that imports it: the name is reported, and the names after it are still resolved."""
-    from scripts.snippets.run import resolve_names
+    from scripts.snippets.running.run import resolve_names
 
     found = resolve_names(
         sandbox_slot, ["torch.utils.model_dump.__main__", "torch.nn.Linear", "os.system", "torch.nn.Linearr"]
@@ -375,7 +375,7 @@ def test_page_supervisor_runs_each_block_in_a_fresh_fork(tmp_path):
     distributed blocks isolated from the next, the class source that TorchScript reads, and a timeout that kills
     only that block's process."""
     pytest.importorskip("torch")
-    from scripts.snippets.run import run_page
+    from scripts.snippets.running.run import run_page
 
     text = (
         "```python\nimport torch\nfrom torch import nn\n\nclass Twice(nn.Module):\n    def forward(self, x):\n        return x * 2\n\n"
@@ -403,7 +403,7 @@ def test_each_worker_compiles_into_its_own_cache(tmp_path):
     inductor cache let one read the other's half-written file (a red CI run). Each worker's cache
     lives in its own working directory."""
     pytest.importorskip("torch")
-    from scripts.snippets.run import run_page
+    from scripts.snippets.running.run import run_page
 
     text = (
         "```pycon\n>>> import os\n>>> from torch._inductor.runtime.cache_dir_utils import cache_dir\n"
@@ -417,7 +417,7 @@ def test_each_worker_compiles_into_its_own_cache(tmp_path):
 
 
 def test_deprecations_are_about_what_the_snippet_uses():
-    from scripts.snippets.interpret import about_snippet as _about_snippet
+    from scripts.snippets.running.interpret import about_snippet as _about_snippet
 
     scripted = one("```python\nimport torch\nf = torch.jit.script(lambda x: x)\n```\n")
     compiled = one("```python\nimport torch\nf = torch.compile(lambda x: x)\n```\n")

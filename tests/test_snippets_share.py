@@ -1,15 +1,15 @@
 """A unit (or a C++ translation unit) that another page already ran is judged on that run only when the two are
-byte-identical, comments included (scripts/snippets/units.py: unit_key; run.py: share_unit; gxx.py: unit_hash).
+byte-identical, comments included (scripts/snippets/running/units.py: unit_key; run.py: share_unit; gxx.py: unit_hash).
 No torch needed: the replies are written here as a supervisor sends them."""
 
 from __future__ import annotations
 
 import json
 
+from scripts.snippets.cxx.gxx import unit_hash
 from scripts.snippets.extract import scan
-from scripts.snippets.gxx import unit_hash
-from scripts.snippets.run import PageRun, RunOutcome, share_unit
-from scripts.snippets.units import UNIT_FILE, unit_key, unit_requests, units_of
+from scripts.snippets.running.run import PageRun, RunOutcome, share_unit
+from scripts.snippets.running.units import UNIT_FILE, unit_key, unit_requests, units_of
 
 
 def blocks(text: str, page: str, lang: str = "zh"):

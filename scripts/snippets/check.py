@@ -23,16 +23,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scripts.snippets.cxx.gxx import torch_version
 from scripts.snippets.directives import not_run_reason
-from scripts.snippets.execute import execute
 from scripts.snippets.extract import extract_site
-from scripts.snippets.gxx import torch_version
 from scripts.snippets.model import Diagnostic, Page, Snippet
 from scripts.snippets.names import names_problems, wanted_names
 from scripts.snippets.parity import full_width_problems, pair_pages, parity_problems
 from scripts.snippets.parse import check_syntax
-from scripts.snippets.run import DEFAULT_TIMEOUT
-from scripts.snippets.sandbox import check_available
+from scripts.snippets.running.execute import execute
+from scripts.snippets.running.run import DEFAULT_TIMEOUT
+from scripts.snippets.running.sandbox import check_available
 
 __all__ = ["CheckOptions", "Report", "SnippetResult", "attach", "check_site", "status_entries"]
 
@@ -217,7 +217,7 @@ def check_site(options: CheckOptions, on_phase: Callable[[str, list[Diagnostic]]
             r.torch = None
         results[s.id] = r
 
-    counts = Counter()
+    counts: Counter[str] = Counter()
     for r in results.values():
         if r.snippet.lang in ("output", "markdown"):
             continue

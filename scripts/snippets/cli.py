@@ -12,6 +12,7 @@ Messages are compiler-style (`path:line:col: error: message`); the last line of 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -118,7 +119,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         fork=not args.no_fork,
         only=tuple(args.only or ()),
     )
-    from scripts.snippets.sandbox import SandboxError
+    from scripts.snippets.running.sandbox import SandboxError
 
     try:
         report = check_site(options, on_phase=lambda name, diags: _emit(diags))
@@ -245,10 +246,10 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(args.docs_dir).is_dir():
         print(f"error: docs dir '{args.docs_dir}' does not exist", file=sys.stderr)
         return 2
-    try:
-        sys.stdout.reconfigure(line_buffering=True)
-    except (AttributeError, ValueError):
-        pass
+    reconfigure = getattr(sys.stdout, "reconfigure", None)  # a real console stream has it; a test's stand-in may not
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError):
+            reconfigure(line_buffering=True)
     try:
         return args.func(args)
     except BrokenPipeError:  # e.g. `list | head`

@@ -102,9 +102,10 @@ def _strip_prefix(line: str, width: float) -> tuple[str, str]:
             virtual += 1
     rest = line[n:]
     removed = "".join(ws)
-    if len(removed) > width:  # a tab straddled the boundary: give the extra columns back
-        rest = " " * (len(removed) - width) + rest
-        removed = removed[:width]
+    if len(removed) > width:  # a tab straddled the boundary: give the extra columns back (width is finite here)
+        extra = len(removed) - int(width)
+        rest = " " * extra + rest
+        removed = removed[: int(width)]
     return removed, rest
 
 
@@ -327,7 +328,7 @@ def change_snippets(text: str, *, page: str, src_uri: str, page_lang: str, relea
     if release is None or page_lang != DEFAULT_LANGUAGE or not text.startswith("---\n"):
         return []
     front, _ = parse_front_matter(text, page, required=True)
-    if front is None:
+    if front is None or front.root is None:
         return []
     changes = next((value for key, value in front.root.value if key.value == "changes"), None)
     if not isinstance(changes, yaml.SequenceNode):

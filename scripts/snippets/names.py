@@ -36,7 +36,7 @@ class _Collector(ast.NodeVisitor):
         self.line_shift = line_shift
         self.col_shift = col_shift
 
-    def _use(self, name: str, node: ast.AST) -> None:
+    def _use(self, name: str, node: ast.expr | ast.stmt) -> None:
         self.uses.append(NameUse(name, node.lineno + self.line_shift, node.col_offset + 1 + self.col_shift))
 
     def visit_Import(self, node: ast.Import) -> None:
@@ -156,6 +156,7 @@ def names_problems(
             ok, why = resolved[use.name]
             if ok:
                 continue
+            why = why or "it does not resolve"
             gone = [d for d in declared if use.name == d or use.name.startswith(d + ".")]
             if gone:
                 removed_used.setdefault(snippet.id, []).append(use.name)

@@ -4,7 +4,7 @@
   and runs another), whatever its language
 - python: `ast.parse`, nested at most MAX_NESTING deep (what the later checks and the runner walk)
 - pycon: `doctest.DocTestParser`, then the same for each `>>>` source
-- cpp: tree-sitter-cpp with zero ERROR/MISSING nodes (see `cpp.tree_sitter_problems`)
+- cpp: tree-sitter-cpp with zero ERROR/MISSING nodes (see `cxx.syntax.tree_sitter_problems`)
 - shell: `bash -n` after stripping `$ ` prompts (and the output lines of a prompted session)
 
 Code nested thousands deep makes Python's parser raise RecursionError or MemoryError: that is this
@@ -180,7 +180,7 @@ def check_syntax(snippet: Snippet) -> list[Diagnostic]:
     if snippet.lang == "shell":
         return shell_problems(snippet)
     if snippet.lang == "cpp":
-        from scripts.snippets.cpp import tree_sitter_problems
+        from scripts.snippets.cxx.syntax import tree_sitter_problems
 
         return tree_sitter_problems(snippet)
     return []

@@ -61,7 +61,7 @@ def load_status(path: Path | str, strict: bool = False) -> dict:
     """The parsed status file; an empty one when it is missing. A file that exists but does not parse is
     empty too, unless `strict` (the build): then StatusFileError says where it broke, as path:line."""
     path = Path(path)
-    empty = {"schema": SCHEMA, "torch": None, "snippets": {}}
+    empty: dict = {"schema": SCHEMA, "torch": None, "snippets": {}}
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

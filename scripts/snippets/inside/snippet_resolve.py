@@ -26,7 +26,7 @@ import os
 import sys
 import traceback
 
-import snippet_proc
+import snippet_proc  # type: ignore[import-not-found]  # a sibling: run by path in the sandbox
 
 BUILTIN_OP_NAMESPACES = {"aten", "prims", "prim", "quantized", "_quantized"}
 MAX_NAME = 300  # characters of a dotted name

@@ -27,7 +27,7 @@ import types
 import warnings
 from pathlib import Path
 
-import snippet_proc
+import snippet_proc  # type: ignore[import-not-found]  # a sibling: run by path in the sandbox
 
 MAX_OUTPUT = 1 << 20  # bytes of stdout one snippet may print; more is an error (and is not kept)
 

@@ -1,6 +1,6 @@
 """The supervisor of a snippet sandbox: PID 1 of it, it imports torch once and forks a fresh process per unit.
 
-Started by `scripts.snippets.channel` as `python supervisor.py` (by path, standard library only) as the
+Started by `scripts.snippets.running.channel` as `python supervisor.py` (by path, standard library only) as the
 first process of a sandbox of its own (`sandbox.py`). It imports torch once, then answers one JSON request
 per line on its stdin/stdout, which only the checker holds:
 
@@ -39,9 +39,10 @@ import time
 from pathlib import Path
 
 if sys.path and sys.path[0] and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
-    import snippet_proc
-    import snippet_resolve
-    import snippet_runner
+    # Run by path inside the sandbox, beside its sibling modules (not as the `scripts` package).
+    import snippet_proc  # type: ignore[import-not-found]
+    import snippet_resolve  # type: ignore[import-not-found]
+    import snippet_runner  # type: ignore[import-not-found]
 
     sys.path.pop(0)  # the sandbox's own modules must not shadow anything a snippet imports
 
@@ -52,7 +53,9 @@ def _checked_report(report, request: dict) -> dict | str:
     """The runner's report with only the fields and types the checker reads, bounded; or why it is not one."""
     if not isinstance(report, dict):
         return "its report is not an object"
-    checked = {"error": None, "examples": [], "warnings": [], "overflow": 0}
+    examples_out: list[dict] = []
+    warnings_out: list[dict] = []
+    checked: dict = {"error": None, "examples": examples_out, "warnings": warnings_out, "overflow": 0}
     error = report.get("error")
     if error is not None:
         if not (
@@ -70,7 +73,7 @@ def _checked_report(report, request: dict) -> dict | str:
             and isinstance(result.get("exc"), (str, type(None)))
         ):
             return "its report has a malformed example"
-        checked["examples"].append(
+        examples_out.append(
             {
                 "got": result.get("got", "")[: snippet_runner.MAX_OUTPUT + 1],
                 "exc": result.get("exc"),
@@ -84,7 +87,7 @@ def _checked_report(report, request: dict) -> dict | str:
             and isinstance(warning.get("category"), str)
             and isinstance(warning.get("message"), str)
         ):
-            checked["warnings"].append(
+            warnings_out.append(
                 {
                     "category": warning["category"][:100],
                     "deprecation": warning.get("deprecation") is True,
@@ -164,6 +167,8 @@ def _resolve(request: dict, channel: int) -> dict:
 
 
 def _checked_answer(line: bytes | None, name: str) -> dict | None:
+    if line is None:
+        return None
     try:
         answer = json.loads(line)
     except (TypeError, ValueError):

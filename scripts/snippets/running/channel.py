@@ -16,11 +16,11 @@ import sys
 import threading
 from pathlib import Path
 
-from scripts.snippets.sandbox import python_paths, sandbox_command, sandbox_uid
+from scripts.snippets.running.sandbox import python_paths, sandbox_command, sandbox_uid
 
 __all__ = ["INSIDE", "STARTUP_TIMEOUT", "Sandbox", "last_lines", "start_sandbox"]
 
-INSIDE = Path(__file__).with_name("inside")  # what runs in the sandbox, bound read-only
+INSIDE = Path(__file__).resolve().parents[1] / "inside"  # what runs in the sandbox, bound read-only
 SUPERVISOR = INSIDE / "supervisor.py"
 STARTUP_TIMEOUT = 180
 MAX_LINE = 64 << 20  # bytes of one reply line from a supervisor
@@ -159,7 +159,7 @@ def start_sandbox() -> tuple[Sandbox | None, str]:
         hello = sandbox.receive(STARTUP_TIMEOUT)
     except OSError as exc:
         hello = {"error": f"the sandbox did not start: {exc}"}
-    if hello and not hello.get("error"):
+    if sandbox is not None and hello and not hello.get("error"):
         sandbox.hello = hello
         return sandbox, ""
     why = (hello or {}).get(

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from scripts.snippets.model import Diagnostic, Snippet
-from scripts.snippets.outputcheck import TooCostly, explain, output_matches
 from scripts.snippets.parse import pycon_examples
+from scripts.snippets.running.outputcheck import TooCostly, explain, output_matches
 
 __all__ = ["RunOutcome", "about_snippet", "clean_message", "interpret"]
 

@@ -13,11 +13,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from scripts.snippets.cpp import CompileResult, apply_record
-from scripts.snippets.gxx import compile_unit, unit_hash
+from scripts.snippets.cxx.cpp import CompileResult, apply_record
+from scripts.snippets.cxx.gxx import compile_unit, unit_hash
 from scripts.snippets.model import Snippet
-from scripts.snippets.run import PageRun, Slot, Task, resolve_names, run_tasks, run_unit, share_unit, unit_cost
-from scripts.snippets.units import assign_units
+from scripts.snippets.running.run import PageRun, Slot, Task, resolve_names, run_tasks, run_unit, share_unit, unit_cost
+from scripts.snippets.running.units import assign_units
 
 __all__ = ["Executed", "execute"]
 

@@ -13,6 +13,7 @@ page, the names request, g++ translation units), so a slow torch.compile block d
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import threading
@@ -20,11 +21,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from scripts.snippets.channel import STARTUP_TIMEOUT, Sandbox, last_lines, start_sandbox
-from scripts.snippets.interpret import RunOutcome, interpret
 from scripts.snippets.model import Diagnostic, Snippet
-from scripts.snippets.sandbox import check_available
-from scripts.snippets.units import Layout, unit_key, unit_requests, units_of
+from scripts.snippets.running.channel import STARTUP_TIMEOUT, Sandbox, last_lines, start_sandbox
+from scripts.snippets.running.interpret import RunOutcome, interpret
+from scripts.snippets.running.sandbox import check_available
+from scripts.snippets.running.units import Layout, unit_key, unit_requests, units_of
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -46,6 +47,11 @@ NAME_TIMEOUT = 60  # seconds one name may take to resolve
 SUPERVISOR_GRACE = 30  # seconds past a block's limit before the checker gives up on its supervisor
 COMPILING_RE = re.compile(r"torch\.(compile|export|_dynamo|_inductor)|aot_compile|AOTInductor|\.compile\(")
 _units_serial = itertools.count()
+
+
+def _page_line(layout: Layout, blocks: list[Snippet], snippet: Snippet, line: int) -> int:
+    """The page line of a line of the unit's file (the snippet's own line where it falls outside every block)."""
+    return layout.page_line(blocks, line, snippet.line)
 
 
 @dataclass
@@ -160,7 +166,7 @@ def run_unit(
             outcomes[s.id] = _failed(s, message, seconds=reply.get("seconds", 0.0))
         else:
             replies[s.id] = reply
-            outcomes[s.id] = interpret(s, reply, lambda line, s=s: layout.page_line(blocks, line, s.line))
+            outcomes[s.id] = interpret(s, reply, functools.partial(_page_line, layout, blocks, s))
     return outcomes, replies, peak
 
 
@@ -211,7 +217,7 @@ def share_unit(
         reply = owner_run.replies.get(theirs.id)
         if reply is None or owner_run.outcomes[theirs.id].status == "failed":
             return None
-        outcome = interpret(mine, reply, lambda line, s=mine: layout.page_line(blocks, line, s.line))
+        outcome = interpret(mine, reply, functools.partial(_page_line, layout, blocks, mine))
         if outcome.status == "failed":
             return None
         outcome.seconds = 0.0

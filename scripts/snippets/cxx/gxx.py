@@ -28,9 +28,9 @@ import threading
 import time
 from pathlib import Path
 
-from scripts.snippets.cpp import build_translation_unit, relative_record
+from scripts.snippets.cxx.cpp import build_translation_unit, relative_record
 from scripts.snippets.model import Snippet
-from scripts.snippets.sandbox import python_paths, sandbox_command
+from scripts.snippets.running.sandbox import python_paths, sandbox_command
 
 __all__ = ["GXX_ADDRESS_SPACE", "compile_unit", "gxx_flags", "torch_version", "unit_hash"]
 
@@ -126,18 +126,20 @@ def _run_bounded(command: list[str], source: str) -> tuple[str, int, str | None]
     proc = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
     )
+    stdin, stderr = proc.stdin, proc.stderr
+    assert stdin is not None and stderr is not None  # both are pipes, asked for above
 
     def feed() -> None:
         try:
-            proc.stdin.write(source.encode("utf-8"))
-            proc.stdin.close()
+            stdin.write(source.encode("utf-8"))
+            stdin.close()
         except OSError:
             pass
 
     threading.Thread(target=feed, daemon=True).start()
     deadline = time.monotonic() + GXX_WALL_SECONDS
     received, stopped = b"", None
-    fd = proc.stderr.fileno()
+    fd = stderr.fileno()
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -156,7 +158,7 @@ def _run_bounded(command: list[str], source: str) -> tuple[str, int, str | None]
         with contextlib.suppress(OSError):  # it may have ended meanwhile
             os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    proc.stderr.close()
+    stderr.close()
     return received[:GXX_OUTPUT].decode("utf-8", "replace"), proc.returncode, stopped
 
 

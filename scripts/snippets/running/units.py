@@ -70,7 +70,7 @@ def unit_requests(blocks: list[Snippet], default_timeout: int) -> list[dict]:
     grouped = any(s.directives.get("group") for s in blocks)
     requests = []
     for s, start, limit in zip(blocks, layout.starts, unit_timeouts(blocks, default_timeout), strict=True):
-        request = {
+        request: dict = {
             "op": "run",
             "lang": s.lang,
             "filename": UNIT_FILE,

@@ -54,7 +54,7 @@ def _clean(text: str) -> str:
 
 def _spans(text: str) -> list[tuple[int, int]]:
     """[start, end) of each tensor(...)/array(...) span, parentheses balanced (or to the end)."""
-    spans = []
+    spans: list[tuple[int, int]] = []
     pos = 0
     while True:
         match = SPAN_START_RE.search(text, pos)
@@ -183,7 +183,8 @@ class _Matcher:
                 pos = end
                 continue
             if token.kind == "space":
-                pos = min(SPACES_AT.match(got, pos).end(), limit)
+                spaces = SPACES_AT.match(got, pos)  # matches the empty string at worst
+                pos = min(spaces.end() if spaces else pos, limit)
                 continue
             found = (HEX_RE if token.kind == "hex" else NUMBER_AT).match(got, pos)
             if found is None or found.end() > limit:
