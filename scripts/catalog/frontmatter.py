@@ -201,6 +201,22 @@ def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatt
         return None, [Problem(shown, 1, "front matter is not closed: add a '---' line after it")]
     front, body, body_line = split
     offset = 2
+    root, problems = compose_document(front, shown, offset)
+    if problems:
+        return None, problems
+    if root is None:
+        if required:
+            return None, [Problem(shown, 1, "front matter is empty")]
+        return FrontMatter(None, body, body_line, offset), []
+    return FrontMatter(root, body, body_line, offset), []
+
+
+def compose_document(
+    front: str, shown: str, offset: int, what: str = "front matter"
+) -> tuple[yaml.MappingNode | None, list[Problem]]:
+    """Compose one YAML document strictly (front matter, or a data file with `offset` 1): its root mapping (None
+    when empty), or the problems with their lines: anchors and aliases, malformed YAML, a root that is not a
+    mapping, code points XML cannot carry, unknown tags, duplicate or non-text field names."""
     refused = _anchor_and_alias_problems(front, shown, offset)
     if refused:
         return None, refused
@@ -214,17 +230,13 @@ def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatt
         # Where the broken construct starts (an unclosed quote or bracket) when YAML says so, else where it broke.
         mark = exc.context_mark or exc.problem_mark
         line = offset + (mark.line if mark else 0)
-        return None, [Problem(shown, line, f"malformed front matter: {exc.problem or exc}")]
+        return None, [Problem(shown, line, f"malformed {what}: {exc.problem or exc}")]
     except yaml.YAMLError as exc:
-        return None, [Problem(shown, 1, f"malformed front matter: {exc}")]
+        return None, [Problem(shown, 1, f"malformed {what}: {exc}")]
     if root is None:
-        if required:
-            return None, [Problem(shown, 1, "front matter is empty")]
-        return FrontMatter(None, body, body_line, offset), []
+        return None, []
     if not isinstance(root, yaml.MappingNode):
-        return None, [
-            Problem(shown, offset + root.start_mark.line, "malformed front matter: expected 'key: value' lines")
-        ]
+        return None, [Problem(shown, offset + root.start_mark.line, f"malformed {what}: expected 'key: value' lines")]
     problems = _code_point_problems(root, shown, offset)
     for node in _walk(root):
         if node.tag not in STANDARD_TAGS:
@@ -244,9 +256,7 @@ def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatt
                     seen.add(key.value)
                 else:
                     problems.append(Problem(shown, offset + key.start_mark.line, "a field name must be plain text"))
-    if problems:
-        return None, problems
-    return FrontMatter(root, body, body_line, offset), []
+    return (None, problems) if problems else (root, [])
 
 
 class Reader:

@@ -18,6 +18,9 @@ Two facts describe a release as a whole:
 - `lts: {patches: [...], source: <url>, evidence: ..., note: <Chinese words>}` — the release's long-term
   support line (1.8: 1.8.2); the English page translates the note as `lts_note` (`Release.lts`).
 
+The machine facts of `docs/.hardware.yml` (scripts/catalog/hardware_file.py) are read with the pages and held to
+them: `Catalog.hardware`.
+
 Every generated view (timeline, navigation, lifecycle, topics, compare/upgrade, compatibility, feeds,
 releases.json) reads releases through `load_catalog`. `python -m scripts.checks.pages` (make check-pages) checks
 the pages without building the site.
@@ -29,6 +32,8 @@ import datetime as dt
 from pathlib import Path
 
 from scripts.catalog.frontmatter import Problem, shown_path
+from scripts.catalog.hardware import HARDWARE_FILE
+from scripts.catalog.hardware_file import hardware_problems, load_hardware
 from scripts.catalog.join import join_languages
 from scripts.catalog.model import (
     DEFAULT_LANGUAGE,
@@ -115,9 +120,11 @@ def load_catalog(docs_dir: Path | str, today: dt.date | None = None) -> Catalog:
             releases.append(release)
     releases.sort(key=lambda r: version_key(r.version), reverse=True)
     problems.extend(_catalog_problems(releases, today))
+    hardware, found = load_hardware(docs_dir)
+    problems.extend(found + hardware_problems(hardware, releases))
     if problems:
         raise ReleaseDataError(problems)
-    return Catalog(releases)
+    return Catalog(releases, hardware)
 
 
 def _catalog_problems(releases: list[Release], today: dt.date) -> list[Problem]:
@@ -220,6 +227,7 @@ def cached_catalog(docs_dir: Path | str) -> Catalog:
     docs_dir = Path(docs_dir)
     folder = docs_dir / RELEASES_DIR
     files = sorted(folder.glob("*.md")) if folder.is_dir() else []
+    files += [docs_dir / HARDWARE_FILE] if (docs_dir / HARDWARE_FILE).is_file() else []
     stamp = tuple((f.name, f.lstat().st_mtime_ns, f.lstat().st_size) for f in files)
     key = str(docs_dir.resolve())
     hit = _CACHE.get(key)
