@@ -6,16 +6,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scripts.catalog.hardware import Hardware
 from scripts.catalog.loader import cached_catalog
-from scripts.catalog.model import Catalog, Release
+from scripts.catalog.model import Catalog, Release, version_key
 from scripts.registry.evidence import EVIDENCE_FILE, evidence_of
+from scripts.verdicts.hardware import machine_verdict
 from scripts.verdicts.install import install_options, plain_command
+from scripts.verdicts.install import pins as install_pins
 from scripts.verdicts.model import ReleaseVerdict, Verdicts
+from scripts.verdicts.platforms import all_platform_commands, no_wheels
 from scripts.verdicts.rules import (
     command_verdict,
     install_patch,
     library_pins,
-    no_wheels,
     pending,
     pypi_builds,
     pypi_minors,
@@ -27,11 +30,13 @@ from scripts.verdicts.rules import (
 LIBRARIES = ("torchvision", "torchaudio")
 
 
-def release_verdict(release: Release, evidence: dict | None) -> ReleaseVerdict:
-    """Every answer about one release (see ReleaseVerdict)."""
+def release_verdict(release: Release, evidence: dict | None, hardware: Hardware | None = None) -> ReleaseVerdict:
+    """Every answer about one release (see ReleaseVerdict); `hardware`: the catalog's machine facts."""
     patch = install_patch(release, evidence)
     patch_python = python_verdict(release, evidence, patch)
-    pins, options = install_options(release, evidence)
+    found = install_pins(release, evidence) if version_key(release.version) >= (1, 0) else None
+    commands = all_platform_commands(release, evidence, found) if found and evidence else {}
+    pins, options = install_options(release, evidence, commands)
     return ReleaseVerdict(
         version=release.version,
         python=python_verdict(release, evidence),
@@ -44,14 +49,17 @@ def release_verdict(release: Release, evidence: dict | None) -> ReleaseVerdict:
         pins=pins,
         options=tuple(options),
         command=command_verdict(evidence, pins, patch_python, plain_command(pins)) if pins else None,
-        no_wheels=no_wheels(evidence, pins.patch) if pins else (),
+        no_wheels=no_wheels(evidence, pins.patch, set(commands), release.patches) if pins else (),
+        machine=machine_verdict(release, evidence, hardware, commands, tuple(options)) if evidence else None,
     )
 
 
 def verdicts_of(catalog: Catalog, evidence: dict | None) -> Verdicts:
     """The verdicts of every release of the catalog, and of the registry as a whole (None: no evidence file)."""
     return Verdicts(
-        releases={release.version: release_verdict(release, evidence) for release in catalog.releases},
+        releases={
+            release.version: release_verdict(release, evidence, catalog.hardware) for release in catalog.releases
+        },
         checked=evidence["checked"] if evidence else None,
         pending=pending(catalog, evidence),
         pypi_minors=pypi_minors(evidence),
