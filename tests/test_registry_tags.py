@@ -10,6 +10,7 @@ from conftest import ROOT
 from scripts.registry.dists import Dist, build_key, dist_groups, dists_of, group_problem, installable
 from scripts.registry.evidence import EVIDENCE_FILE, EvidenceError, load_evidence
 from scripts.registry.tags import (
+    ARCH,
     MACOS_RELEASES,
     admits,
     first_patch,
@@ -48,6 +49,7 @@ def test_a_linux_floor_needs_the_right_architecture_and_reads_compressed_tag_set
     assert floor_of("manylinux_2_17_x86_64.manylinux2014_x86_64", "linux-x86_64") == (2, 17)
     assert floor_of("manylinux_2_28_x86_64.manylinux_2_17_x86_64", "linux-x86_64") == (2, 17)  # the lowest wins
     assert floor_of("win_amd64", "windows") is True and floor_of("win_amd64", "linux-x86_64") is False
+    assert all(floor_of("any", platform) is True for platform in ARCH), "a pure wheel installs everywhere"
 
 
 def test_macosx_11_1_arm64_is_never_installable_by_pip():

@@ -82,11 +82,13 @@ def macos_floor(tag: str, arch: str) -> tuple[int, int] | None:
 
 def floor_of(platform_tag: str, platform: str) -> tuple[int, int] | None | bool:
     """What a wheel's platform tag (compressed sets too) needs on one of our platforms: the minimum glibc (Linux)
-    or macOS (macOS) as (major, minor); True where it needs nothing more than the platform (Windows); False where
-    pip never installs it there."""
+    or macOS (macOS) as (major, minor); True where it needs nothing more than the platform (Windows, or a pure
+    `any` wheel); False where pip never installs it there."""
     arch = ARCH[platform]
     floors: list[tuple[int, int]] = []
     for tag in tags_of(platform_tag):
+        if tag == "any":
+            return True  # a pure wheel: every platform, every OS version
         if platform.startswith("linux"):
             glibc = glibc_of(tag)
             if glibc is not None and arch_of(tag) == arch:
