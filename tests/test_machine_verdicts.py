@@ -216,3 +216,24 @@ def test_the_runs_on_line_of_the_quick_facts(built_site, version, lang, expected
     line = _quick(built_site, version, lang)
     for words in expected:
         assert words in line, (version, lang, words, line)
+
+
+@pytest.mark.parametrize(
+    "version, build, capability, expected",
+    [
+        ("2.14", "cu130", "8.9", "cubin"),  # an RTX 4090 runs the build's 8.6 code
+        ("2.14", "cu130", "12.1", "cubin"),  # 12.0 code on 12.1
+        ("2.14", "cu130", "11.0", None),  # no 11.x code on x86_64, and PTX of 12.0 does not run on an older GPU
+        ("1.0", "cu80", "7.0", "ptx"),  # a Volta GPU on 1.0's CUDA 8.0 build: only the 5.0 PTX, compiled by the driver
+        ("2.14", "cu126", "6.1", "cubin"),  # Pascal 6.1 runs the 6.0 code
+        ("2.14", "cu130", "6.1", None),  # nothing below 7.5 in the 13.x builds
+        ("2.14", "cu126", "10.0", None),  # no PTX in the 12.6 build: Blackwell needs cu128 or later
+        ("2.5", "cu121", "3.7", None),  # Kepler K80 only in the cu118 build from 2.1
+        ("2.5", "cu118", "3.7", "cubin"),
+    ],
+)
+def test_nvidias_binary_compatibility_rule_decides_what_runs_on_a_gpu(catalog, version, build, capability, expected):
+    from scripts.verdicts.hardware import arch_fact, gpu_support
+
+    fact = arch_fact(catalog.hardware, version, f"{build[2:-1]}.{build[-1]}", "linux-x86_64")
+    assert fact is not None and gpu_support(fact, capability) == expected

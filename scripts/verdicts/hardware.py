@@ -27,6 +27,24 @@ from scripts.verdicts.model import (
 )
 
 
+def gpu_support(archs: ArchFact, capability: str) -> str | None:
+    """How a build with these architectures runs on a GPU of compute `capability` ("8.9"), by NVIDIA's rule (its Ada
+    compatibility guide, docs/.hardware.yml `binary_compatibility`): "cubin" where it carries code for X.y with the
+    GPU's X.z, z >= y (an RTX 4090, 8.9, runs the 8.6 code); "ptx" where only PTX of an older architecture can be
+    compiled for it by the driver; None where neither (the build has nothing for that GPU)."""
+    major, minor = (int(x) for x in capability.split("."))
+
+    def parts(arch: str) -> tuple[int, int]:
+        a, b = arch.split(".")
+        return int(a), int(b)
+
+    if any(parts(a)[0] == major and parts(a)[1] <= minor for a in archs.archs):
+        return "cubin"
+    if any(parts(p) <= (major, minor) for p in archs.ptx):
+        return "ptx"
+    return None
+
+
 def sourced(hardware: Hardware, fact: Fact) -> SourcedFact:
     """A fact of the hardware file with its sources' names and links, and its caveat's words."""
     sources = tuple(
