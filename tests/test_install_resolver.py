@@ -6,6 +6,7 @@ the 13 (release, platform, Python) combinations a page once offered and pip refu
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -253,3 +254,21 @@ def test_a_changed_pin_says_what_the_sources_paired_and_why(built_site):
     assert "torchvision==0.29.1" in article.select_one("#install-verdict code").get_text()
     notes = " ".join(n.get_text(" ", strip=True) for n in article.select(".install-note"))
     assert "torchvision 0.29.0" in notes and "does not admit torch 2.14.1" in notes
+
+
+def test_a_forked_job_reports_its_own_status_and_output():
+    from scripts.checks.pip_fork import last_error, run_forked
+
+    def says(argv):  # pip's handlers write to file descriptors 1 and 2, as this does
+        os.write(1, b"Looking in links: nowhere\n")
+        os.write(2, ("ERROR: first\nERROR: " + " ".join(argv) + "\n").encode())
+        return 1
+
+    def breaks(argv):
+        raise RuntimeError("inside the job")
+
+    code, output = run_forked(says, ["the", "last"])
+    assert code == 1 and last_error(output) == "ERROR: the last"
+    assert run_forked(breaks, [])[0] == 3
+    assert run_forked(lambda argv: sys.exit(7), [])[0] == 7
+    assert run_forked(lambda argv: None, [])[0] == 0

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from scripts.registry.dists import dists_of
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
-from scripts.registry.tags import PATCHES, parse_version, pip_platforms
+from scripts.registry.tags import first_patch, parse_version, pip_platforms
 from scripts.registry.wheels import PACKAGES
 
 PIN_RE = re.compile(r"(torch|torchvision|torchaudio)==([0-9][0-9.]*)")
@@ -174,9 +174,8 @@ def jobs_of(offers: list[Offer]) -> list[Job]:
     jobs = []
     for offer in offers:
         minor = offer.python.rstrip("t")
-        refused = {int(r.rsplit(".", 1)[1]) for r in offer.refused}
-        first = next(p for p in PATCHES if p not in refused)
-        jobs.append(Job(offer, f"{minor}.{first}", True))
+        refused = tuple(int(r.rsplit(".", 1)[1]) for r in offer.refused)
+        jobs.append(Job(offer, f"{minor}.{first_patch(refused)}", True))
         jobs += [Job(offer, r, False) for r in offer.refused]
     return jobs
 

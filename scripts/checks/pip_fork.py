@@ -32,6 +32,11 @@ def run_forked(main, argv: list[str]) -> tuple[int, str]:
         except BaseException:  # noqa: BLE001 - any failure is the job's, reported by its status
             code = 3
         finally:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()  # os._exit flushes nothing
+                except (OSError, ValueError):
+                    pass
             os._exit(code)
     os.close(write_end)
     chunks = []
