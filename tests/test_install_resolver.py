@@ -176,25 +176,34 @@ THIRTEEN = [
 ]
 
 
-@pytest.mark.parametrize("version, platform, python", THIRTEEN, ids=["-".join(c) for c in THIRTEEN])
-def test_the_thirteen_combinations_pip_refused_are_offered_with_a_command_that_installs(
-    wheels, version, platform, python
-):
+def _thirteen_jobs(version: str, platform: str, python: str) -> tuple[Job, Job]:
+    """(the release's plain command, the command its page offers) for one combination, as resolver jobs."""
     verdict = cached_verdicts(ROOT / "docs")[version]
     main = verdict.command.text
-    build = verdict.machine.pypi[platform]
-    offered = [c for c in build.commands if python in {p.version for p in c.pythons}]
+    offered = [c for c in verdict.machine.pypi[platform].commands if python in {p.version for p in c.pythons}]
     assert len(offered) == 1 and offered[0].text != main and offered[0].lacking, offered
     floor = next(p.floor for p in offered[0].pythons if p.version == python)
     patch = "3.6.2" if python == "3.6" else None  # torch 1.x: Requires-Python >=3.6.2
-    plain, fixed = resolve_all(
-        [
-            _job(main.removeprefix("pip install "), platform, python, floor, patch),
-            _job(offered[0].text.removeprefix("pip install "), platform, python, floor, patch),
-        ],
-        wheels,
+    return (
+        _job(main.removeprefix("pip install "), platform, python, floor, patch),
+        _job(offered[0].text.removeprefix("pip install "), platform, python, floor, patch),
     )
-    assert not plain.ok, f"pip installs {main} on {platform} {python}: the regression's premise is gone"
+
+
+@pytest.fixture(scope="module")
+def thirteen(wheels) -> dict[tuple[str, str, str], tuple]:
+    """Both commands of every combination, resolved in one batch."""
+    jobs = {combo: _thirteen_jobs(*combo) for combo in THIRTEEN}
+    results = iter(resolve_all([job for pair in jobs.values() for job in pair], wheels))
+    return {combo: (next(results), next(results)) for combo in jobs}
+
+
+@pytest.mark.parametrize("version, platform, python", THIRTEEN, ids=["-".join(c) for c in THIRTEEN])
+def test_the_thirteen_combinations_pip_refused_are_offered_with_a_command_that_installs(
+    thirteen, version, platform, python
+):
+    plain, fixed = thirteen[(version, platform, python)]
+    assert not plain.ok, f"pip installs {plain.job.offer.command} on {platform} {python}: the premise is gone"
     assert fixed.ok, fixed.why
 
 
