@@ -179,6 +179,7 @@ THIRTEEN = [
 def _thirteen_jobs(version: str, platform: str, python: str) -> tuple[Job, Job]:
     """(the release's plain command, the command its page offers) for one combination, as resolver jobs."""
     verdict = cached_verdicts(ROOT / "docs")[version]
+    assert verdict.command is not None and verdict.machine is not None, version
     main = verdict.command.text
     offered = [c for c in verdict.machine.pypi[platform].commands if python in {p.version for p in c.pythons}]
     assert len(offered) == 1 and offered[0].text != main and offered[0].lacking, offered

@@ -150,7 +150,7 @@ class Installable:
     floor: tuple[int, int] | None  # oldest glibc (Linux) or macOS (macOS) it needs; None on Windows
     build: str | None  # the build tag pip prefers on an up-to-date machine (None: no build tag)
     requires_python: str | None
-    refused: tuple[int, ...]  # patch releases of `python` its Requires-Python refuses (none for "py3")
+    refused: tuple[int, ...]  # patch releases of `python` its Requires-Python refuses (for "py3": ask refused_patches)
 
 
 def installable(record: dict, platform: str) -> dict[str, Installable]:
