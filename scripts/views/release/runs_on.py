@@ -1,6 +1,6 @@
 """The "runs on" quick fact of a release page: the oldest glibc and macOS PyPI's wheels of its plain commands are
-tagged for, the GPU architectures of its CUDA builds, and the NVIDIA driver its default (PyPI, Linux x86_64) build
-needs, with the sources one click away and a caveat beside every value that is not official. Words only: every
+tagged for, the GPU architectures of its CUDA builds, the NVIDIA driver its default (PyPI, Linux x86_64) build
+needs, and the macOS Apple GPUs (MPS) need, with the sources one click away and a caveat beside every value that is not official. Words only: every
 answer is the release's machine verdict (scripts/verdicts/hardware.py)."""
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ WORDS = {
         "cuda_builds": "CUDA 构建：{groups}",
         "group": "{archs}（{builds}）",
         "driver": "PyPI 默认的 CUDA {cuda} 构建需要 NVIDIA 驱动 {linux} 或更高（Linux）",
+        "mps": "Apple GPU（MPS）：macOS {v} 或更高",
+        "mps_raised": "Apple GPU（MPS）：macOS {v} 或更高（之后的版本提高了要求；{release} 起为 {later}）",
+        "mps_of": "MPS",
         "sources": "来源",
         "archs_of": "GPU 架构",
         "driver_of": "驱动版本",
@@ -40,6 +43,9 @@ WORDS = {
         "cuda_builds": "CUDA builds: {groups}",
         "group": "{archs} ({builds})",
         "driver": "PyPI's default CUDA {cuda} build needs NVIDIA driver {linux} or later (Linux)",
+        "mps": "Apple GPU (MPS): macOS {v} or later",
+        "mps_raised": "Apple GPU (MPS): macOS {v} or later (later releases raised it; from {release}, {later})",
+        "mps_of": "MPS",
         "sources": "Sources",
         "archs_of": "GPU architectures",
         "driver_of": "driver",
@@ -139,6 +145,11 @@ def runs_on(machine: MachineVerdict | None, lang: str) -> tuple[str, str] | None
     if default and default.cuda and default.driver:
         parts.append(esc(w["driver"].format(cuda=default.cuda, linux=default.driver.linux)))
         facts.append((w["driver_of"], default.driver.fact))
+    mps = machine.mps
+    if mps and "macos-arm64" in machine.pypi:
+        key = "mps_raised" if mps.raised_later and mps.next_floor else "mps"
+        parts.append(esc(w[key].format(v=mps.macos, release=mps.next_release, later=mps.next_floor)))
+        facts.append((w["mps_of"], mps.fact))
     if not parts:
         return None
     return w["term"], " · ".join(parts) + _sources(facts, lang)
