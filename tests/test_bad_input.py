@@ -625,6 +625,11 @@ def test_code_points_xml_cannot_carry_are_refused_at_their_line(fixture_project,
     [
         ('{"checked": "2026-11-26",\n "torch": {oops}\n}\n', "docs/.pypi-evidence.json:2: not valid JSON"),
         ('["not", "an", "object"]\n', "docs/.pypi-evidence.json:1: an evidence file is an object"),
+        (
+            '{"checked": "2026-11-28", "torchvision": {}, "torchaudio": {},\n "torch": {"1.6.0": {"dists": [\n'
+            '  {"platform": "win_amd64",\n   "python": "cp38-cp38", "requires_python": ">=3.x"}]}}}\n',
+            "docs/.pypi-evidence.json:4: torch 1.6.0: 'requires_python' of a dists entry is not a Requires-Python",
+        ),
     ],
 )
 def test_a_broken_registry_evidence_file_stops_the_build_with_its_file_and_line(

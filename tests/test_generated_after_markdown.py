@@ -29,7 +29,7 @@ def test_a_page_that_writes_the_header_placeholder_is_refused(fixture_project, t
     result = mkdocs_build(fixture_project, tmp_path / "out")
     output = result.stdout + result.stderr
     assert result.returncode != 0, output
-    # Refused at its line before MkDocs reads the page (reserved markup: scripts/checks/page_markup.py); the
+    # Refused at its line before MkDocs reads the page (reserved markup: scripts/checks/markup/page_markup.py); the
     # hook's own guard ("the release header's placeholder did not survive Markdown") is the second line.
     assert "docs/releases/1.6.md:" in output and "data-view" in output, output
     assert "Traceback" not in output, output

@@ -1,4 +1,4 @@
-"""The raw-HTML allowlist (scripts/checks/html_policy.py) on HTML strings: each hostile case of issue 24 is refused,
+"""The raw-HTML allowlist (scripts/checks/markup/html_policy.py) on HTML strings: each hostile case of issue 24 is refused,
 what the project's generators and Markdown emit passes, and every hostile case really acts in Chromium (so
 the list tests attacks, not guesses). The build-level cases (a page's file:line, SVG files, `.git` links)
 are in test_bad_input.py."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.checks.html_policy import Finding, body_findings, clean_url, source_line, svg_findings, url_problem
+from scripts.checks.markup.html_policy import Finding, body_findings, clean_url, source_line, svg_findings, url_problem
 
 # (id, body, what the finding names, what it does in Chromium: "script", "request" or "covers")
 HOSTILE = [

@@ -1,4 +1,4 @@
-"""How the page policy reads markup (scripts/checks/html_syntax.py): the namespace rule, the tree Lexbor builds, the
+"""How the page policy reads markup (scripts/checks/markup/html_syntax.py): the namespace rule, the tree Lexbor builds, the
 tags as written, and each way a body can need a parser to recover, found where it is written. The policy's
 own verdicts on these bodies are in test_html_policy.py."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.checks.html_syntax import HTML, MATHML, SVG, namespace, parse_body, read_tags, tree_problem
+from scripts.checks.markup.html_syntax import HTML, MATHML, SVG, namespace, parse_body, read_tags, tree_problem
 
 
 @pytest.mark.parametrize(

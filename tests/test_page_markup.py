@@ -13,15 +13,15 @@ from conftest import ROOT, mkdocs_build
 from mkdocs.utils.meta import get_data
 
 from scripts.catalog.frontmatter import parse_front_matter
-from scripts.checks.page_markup import PageRenderer, page_markup_problems, setup_from_project
-from scripts.checks.page_meta import checked_meta, meta_problem
-from scripts.checks.reserved import (
+from scripts.checks.markup.page_markup import PageRenderer, page_markup_problems, setup_from_project
+from scripts.checks.markup.reserved import (
     SELECTOR_CALL_RE,
     call_argument,
     repeated_ids,
     reserved_markup,
     script_files,
 )
+from scripts.checks.page_meta import checked_meta, meta_problem
 
 DOCS = ROOT / "docs"
 

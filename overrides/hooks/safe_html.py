@@ -3,12 +3,12 @@
 Every text field is escaped where it is rendered (scripts/views/html.py), so nothing here should ever fire for
 front matter; this catches what slips through any other way: raw HTML or an attr_list in a page body, a
 Markdown link to `jav&#x09;ascript:`, a future renderer that forgets to escape. The rendered body is parsed
-as a browser parses it and held to the allowlist of scripts/checks/html_policy.py (elements, attributes, URL
+as a browser parses it and held to the allowlist of scripts/checks/markup/html_policy.py (elements, attributes, URL
 schemes; no script but the generators' JSON, no inline style or event handlers, nothing loaded from another
 host). Each finding is reported as `docs/<page>.md:<line>: …`, the line found by looking for the markup in
 the page's source (only the file when the markup was generated or cannot be found written whole).
 
-Once the page is built, the ids the site's scripts read (scripts/checks/reserved.py) must each appear at most
+Once the page is built, the ids the site's scripts read (scripts/checks/markup/reserved.py) must each appear at most
 once in it: a script takes the first element with an id, so a second one would feed it something else.
 """
 
@@ -22,8 +22,8 @@ from mkdocs.plugins import event_priority  # noqa: E402
 
 from scripts.catalog.fences import scan_fences  # noqa: E402
 from scripts.catalog.frontmatter import shown_path, split_front_matter  # noqa: E402
-from scripts.checks.html_policy import body_findings, source_line  # noqa: E402
-from scripts.checks.reserved import Reserved, repeated_ids, reserved_markup  # noqa: E402
+from scripts.checks.markup.html_policy import body_findings, source_line  # noqa: E402
+from scripts.checks.markup.reserved import Reserved, repeated_ids, reserved_markup  # noqa: E402
 
 _reserved: dict[str, Reserved] = {}  # docs_dir -> what the scripts read, once per build
 
@@ -61,7 +61,7 @@ def on_page_content(html, page, config, files):
     if findings:
         located = _located(findings, page)
         raise PluginError(
-            "the page would carry markup that is not allowed (see scripts/checks/html_policy.py):\n"
+            "the page would carry markup that is not allowed (see scripts/checks/markup/html_policy.py):\n"
             + "\n".join(located)
         )
     return html

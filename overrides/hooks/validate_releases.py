@@ -17,7 +17,7 @@ from mkdocs.plugins import event_priority  # noqa: E402
 
 from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import ReleaseDataError  # noqa: E402
-from scripts.checks.page_markup import MarkdownSetup  # noqa: E402
+from scripts.checks.markup.page_markup import MarkdownSetup  # noqa: E402
 from scripts.checks.pages import check_site_pages  # noqa: E402
 from scripts.registry.evidence import EvidenceError, evidence_of  # noqa: E402
 

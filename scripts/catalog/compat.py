@@ -104,6 +104,9 @@ CUDA_VERSIONS = (
     "12.1", "12.4", "12.6", "12.8", "12.9", "13.0", "13.2",
 )  # fmt: skip
 CXX_STANDARDS = ("14", "17", "20")
+# The platforms official wheels are for, and every per-platform answer names (scripts/registry/wheels.py reads
+# PyPI's file names into them; docs/.hardware.yml names them).
+PLATFORMS = ("linux-x86_64", "linux-aarch64", "macos-arm64", "macos-x86_64", "windows")
 KNOWN_VERSIONS = {
     "python": ("Python", PYTHON_VERSIONS),
     "cuda": ("CUDA", CUDA_VERSIONS),

@@ -287,9 +287,26 @@ def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatt
     front, body, body_line = split
     offset = 2
     refused = _fence_problems(text, shown, body_line)
+    root, problems = compose_document(front, shown, offset)
+    if refused or problems:
+        return None, refused + problems
+    if root is None:
+        if required:
+            return None, [Problem(shown, 1, "front matter is empty")]
+        return FrontMatter(None, body, body_line, offset), []
+    return FrontMatter(root, body, body_line, offset), []
+
+
+def compose_document(
+    front: str, shown: str, offset: int, what: str = "front matter"
+) -> tuple[yaml.MappingNode | None, list[Problem]]:
+    """Compose one YAML document strictly (front matter, or a data file with `offset` 1): its root mapping (None
+    when empty), or the problems with their lines: anchors, aliases and nesting too deep (from the tokens, before
+    composing would expand or recurse), malformed YAML, a root that is not a mapping, code points XML cannot carry,
+    unknown tags, duplicate or non-text field names."""
     unsafe = _token_problems(front, shown, offset)
     if unsafe:  # composing would expand the aliases, or recurse as deep as the nesting
-        return None, refused + unsafe
+        return None, unsafe
     loader = _COMPOSER(front)
     try:
         try:
@@ -300,20 +317,16 @@ def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatt
         # Where the broken construct starts (an unclosed quote or bracket) when YAML says so, else where it broke.
         mark = exc.context_mark or exc.problem_mark
         line = offset + (mark.line if mark else 0)
-        return None, refused + [Problem(shown, line, f"malformed front matter: {exc.problem or exc}")]
+        return None, [Problem(shown, line, f"malformed {what}: {exc.problem or exc}")]
     except yaml.YAMLError as exc:
-        return None, refused + [Problem(shown, 1, f"malformed front matter: {exc}")]
+        return None, [Problem(shown, 1, f"malformed {what}: {exc}")]
     except (RecursionError, MemoryError):
-        return None, refused + [Problem(shown, 1, "front matter too deeply nested or too large to read")]
+        return None, [Problem(shown, 1, f"{what} too deeply nested or too large to read")]
     if root is None:
-        if required:
-            return None, refused + [Problem(shown, 1, "front matter is empty")]
-        return (None, refused) if refused else (FrontMatter(None, body, body_line, offset), [])
+        return None, []
     if not isinstance(root, yaml.MappingNode):
-        return None, refused + [
-            Problem(shown, offset + root.start_mark.line, "malformed front matter: expected 'key: value' lines")
-        ]
-    problems = refused + _code_point_problems(root, shown, offset)
+        return None, [Problem(shown, offset + root.start_mark.line, f"malformed {what}: expected 'key: value' lines")]
+    problems = _code_point_problems(root, shown, offset)
     for node in _walk(root):
         if node.tag not in STANDARD_TAGS:
             problems.append(
@@ -332,9 +345,7 @@ def parse_front_matter(text: str, shown: str, required: bool) -> tuple[FrontMatt
                     seen.add(key.value)
                 else:
                     problems.append(Problem(shown, offset + key.start_mark.line, "a field name must be plain text"))
-    if problems:
-        return None, problems
-    return FrontMatter(root, body, body_line, offset), []
+    return (None, problems) if problems else (root, [])
 
 
 class Reader:

@@ -22,6 +22,9 @@ Two facts describe a release as a whole:
 - `next_release: {version, date, source, evidence}` — the release schedule's next release: a plan, shown as one
   on the newest release's page, the timeline and the support page while the catalog and PyPI lack that release.
 
+The machine facts of `docs/.hardware.yml` (scripts/catalog/hardware/file.py) are read with the pages and held to
+them: `Catalog.hardware`.
+
 Every generated view (timeline, navigation, lifecycle, topics, compare/upgrade, compatibility, feeds,
 releases.json) reads releases through `load_catalog`. `python -m scripts.checks.pages` (make check-pages) checks
 the pages without building the site.
@@ -33,6 +36,8 @@ import datetime as dt
 from pathlib import Path
 
 from scripts.catalog.frontmatter import Problem, shown_path
+from scripts.catalog.hardware.file import hardware_problems, load_hardware
+from scripts.catalog.hardware.model import HARDWARE_FILE
 from scripts.catalog.join import join_languages
 from scripts.catalog.model import (
     DEFAULT_LANGUAGE,
@@ -119,9 +124,11 @@ def load_catalog(docs_dir: Path | str, today: dt.date | None = None) -> Catalog:
             releases.append(release)
     releases.sort(key=lambda r: version_key(r.version), reverse=True)
     problems.extend(_catalog_problems(releases, today))
+    hardware, found = load_hardware(docs_dir)
+    problems.extend(found + hardware_problems(hardware, releases))
     if problems:
         raise ReleaseDataError(problems)
-    return Catalog(releases)
+    return Catalog(releases, hardware)
 
 
 def _catalog_problems(releases: list[Release], today: dt.date) -> list[Problem]:
@@ -238,6 +245,7 @@ def cached_catalog(docs_dir: Path | str) -> Catalog:
     docs_dir = Path(docs_dir)
     folder = docs_dir / RELEASES_DIR
     files = sorted(folder.glob("*.md")) if folder.is_dir() else []
+    files += [docs_dir / HARDWARE_FILE] if (docs_dir / HARDWARE_FILE).is_file() else []
     stamp = tuple((f.name, f.lstat().st_mtime_ns, f.lstat().st_size) for f in files)
     key = str(docs_dir.resolve())
     hit = _CACHE.get(key)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from scripts.catalog.compat import Compat
 from scripts.catalog.frontmatter import PageDataError
+from scripts.catalog.hardware.model import Hardware
 
 DEFAULT_LANGUAGE = "zh"
 LANGUAGES = ("zh", "en")
@@ -284,6 +285,7 @@ class Release:
 @dataclass
 class Catalog:
     releases: list[Release]  # newest first
+    hardware: Hardware | None = None  # docs/.hardware.yml: the machine facts (None where there is no such file)
 
     def page(self, version: str, lang: str) -> ReleasePage:
         return self.by_version()[version].pages[lang]

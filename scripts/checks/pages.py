@@ -6,7 +6,7 @@
   there. A link whose target is outside the project, inside or holding a `.git`, dangling, or a loop is
   refused, and so is anything named `.git` under docs/.
 - **Files published as they are that could run script in the site's origin**: an SVG file must pass the
-  same allowlist as inline SVG (scripts/checks/html_policy.py: no script, event handler, link, animation or external
+  same allowlist as inline SVG (scripts/checks/markup/html_policy.py: no script, event handler, link, animation or external
   reference); HTML, XHTML and XSLT files are refused, and so is an XML file that names a style sheet.
 - **A folder named like a page** (`x.md/`) crashes MkDocs with a traceback; it is reported instead.
 - **Front matter of every page**, parsed as strictly as a release page's (unknown YAML tags, aliases,
@@ -20,9 +20,9 @@
   a page of the default language has no language suffix (`2.6.zh.md` beside `2.6.md` crashes static-i18n);
   every page but a release's (the catalog checks those) exists in every language (`x.md` and `x.en.md`): the
   navigation, and so the one 404 page both languages share, would differ.
-- **Page content** (scripts/checks/page_markup.py): rendered as MkDocs renders it, it must nest within the
+- **Page content** (scripts/checks/markup/page_markup.py): rendered as MkDocs renders it, it must nest within the
   stack MkDocs has, use none of the ids, classes and `data-*` attributes the site's code relies on
-  (scripts/checks/reserved.py), and hold no bidirectional or invisible control in a heading, id or class.
+  (scripts/checks/markup/reserved.py), and hold no bidirectional or invisible control in a heading, id or class.
 
 `check_site_pages(docs_dir)` returns every problem as `frontmatter.Problem` (path:line: message); the build
 hook `validate_releases.py` and `python -m scripts.checks.pages` (make check-pages) run it, the latter with the
@@ -53,9 +53,9 @@ from scripts.catalog.model import (
     page_file_name,
 )
 from scripts.catalog.paths import language_suffix_problem, name_problem, unsafe_path_problem
-from scripts.checks.html_policy import source_line, svg_findings
-from scripts.checks.page_markup import MarkdownSetup, PageRenderer, page_markup_problems, setup_from_project
-from scripts.checks.reserved import reserved_markup
+from scripts.checks.markup.html_policy import source_line, svg_findings
+from scripts.checks.markup.page_markup import MarkdownSetup, PageRenderer, page_markup_problems, setup_from_project
+from scripts.checks.markup.reserved import reserved_markup
 from scripts.snippets.extract import extract_page
 from scripts.snippets.parse import pycon_problems, python_problems
 

@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 
 from scripts.catalog.frontmatter import shown_path
+from scripts.registry.dists import group_problem
+from scripts.registry.positions import line_of
 from scripts.registry.wheels import PACKAGES
 
 EVIDENCE_FILE = ".pypi-evidence.json"  # inside docs_dir: committed with the docs, never published (dot file)
@@ -26,9 +28,11 @@ class EvidenceError(ValueError):
 
 
 def load_evidence(path: Path) -> dict:
+    """The evidence file, parsed and checked; EvidenceError (file:line) where it is not one."""
     path = Path(path)
     try:
-        evidence = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        evidence = json.loads(text)
     except json.JSONDecodeError as exc:
         raise EvidenceError(
             f"{shown_path(path)}:{exc.lineno}: not valid JSON ({exc.msg}); refetch it with `python -m scripts.checks.verify_compat --fetch`"
@@ -43,7 +47,32 @@ def load_evidence(path: Path) -> dict:
         raise EvidenceError(
             f"{shown_path(path)}:1: an evidence file is an object with 'checked' and a record per package ({', '.join(PACKAGES)})"
         )
+    problems = [
+        f"{shown_path(path)}:{line_of(text, where)}: {' '.join(str(w) for w in where[:2])}: {problem}"
+        for where, problem in _record_problems(evidence)
+    ]
+    if problems:
+        more = f"\n… and {len(problems) - 20} more" if len(problems) > 20 else ""
+        raise EvidenceError("\n".join(problems[:20]) + more)
     return evidence
+
+
+def _record_problems(evidence: dict):
+    """(path, problem) for every release record that is not an object and every malformed `dists` entry."""
+    for package in PACKAGES:
+        for version, record in evidence[package].items():
+            if not isinstance(record, dict):
+                yield (package, version), "a release record is an object"
+                continue
+            dists = record.get("dists", [])
+            if not isinstance(dists, list):
+                yield (package, version, "dists"), "'dists' is a list of file groups"
+                continue
+            for index, group in enumerate(dists):
+                found = group_problem(group)
+                if found:
+                    key, problem = found
+                    yield (package, version, "dists", index) + ((key,) if key else ()), problem
 
 
 def evidence_of(docs_dir) -> dict | None:

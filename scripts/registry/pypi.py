@@ -8,6 +8,8 @@ What is asked, per release of each package:
 - its wheel files: CPython tag (`cp38`, `cp313t` …) and platform, from each file name, grouped per platform, so
   a single aarch64 wheel never makes a Python version look supported everywhere;
 - yanked files (kept, marked: a yanked release still installs when pinned exactly, with a warning);
+- what pip decides by (`dists`, scripts/registry/dists.py): each file's platform tag as written (compressed sets
+  too), its Python/ABI tags, its build tag and its `requires-python` from the simple index, grouped;
 - the first upload day;
 - torch: the CUDA build of each platform's wheel, from the wheel's own `torch/version.py` (`cuda = '12.8'`,
   None for a CPU build), read without downloading the wheel (HTTP range requests on the zip's directory);
@@ -22,6 +24,7 @@ import json
 import urllib.request
 import zipfile
 
+from scripts.registry.dists import dist_groups
 from scripts.registry.wheels import (
     MAIN_PLATFORM,
     by_release,
@@ -141,13 +144,17 @@ def fetch_evidence(today, log=print, registry: str = REGISTRY, workers: int = 8)
         "checked": today.isoformat(),
         "registry": registry,
         "how": "PyPI simple index (PEP 691): each release's wheels per platform (CPython tag and platform from the file "
-        "name), yanked flags and first upload day; torch's CUDA build per platform from each platform's wheel's "
-        "torch/version.py; the Requires-Dist on torch of every torchvision and torchaudio release, from its "
-        "Linux x86_64 wheel's METADATA (another platform's where there is none)",
+        "name), yanked flags and first upload day; under 'dists' what pip decides by, per group of files: the "
+        "platform tag as written, the python-abi tags, the build tag and each file's requires-python; torch's CUDA "
+        "build per platform from each platform's wheel's torch/version.py; the Requires-Dist on torch of every "
+        "torchvision and torchaudio release, from its Linux x86_64 wheel's METADATA (another platform's where there "
+        "is none)",
     }
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         torch = by_release(simple_index("torch", registry))
-        records = {v: release_record(torch[v]) for v in sorted(torch, key=version_key)}
+        records = {
+            v: {**release_record(torch[v]), "dists": dist_groups(torch[v])} for v in sorted(torch, key=version_key)
+        }
         jobs = {
             (v, p): pool.submit(wheel_cuda, f["url"], f["size"])
             for v in torch
@@ -169,7 +176,8 @@ def fetch_evidence(today, log=print, registry: str = REGISTRY, workers: int = 8)
                 wheel = wheels.get(MAIN_PLATFORM) or min(wheels.values(), key=lambda f: f.get("size") or 0)
                 library_jobs[version] = pool.submit(wheel_requires, wheel["url"], wheel["size"])
             evidence[name] = {
-                v: library_record(grouped[v], library_jobs[v].result()) for v in sorted(grouped, key=version_key)
+                v: {**library_record(grouped[v], library_jobs[v].result()), "dists": dist_groups(grouped[v])}
+                for v in sorted(grouped, key=version_key)
             }
             log(f"{name}: {len(evidence[name])} releases")
     return evidence

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
+from scripts.catalog.compat import PLATFORMS as PLATFORMS  # the catalog's list, read here by verdicts and checks
 from scripts.catalog.compat import python_key
 
 PACKAGES = ("torch", "torchvision", "torchaudio")
-PLATFORMS = ("linux-x86_64", "linux-aarch64", "macos-arm64", "macos-x86_64", "windows")
 MAIN_PLATFORM = "linux-x86_64"  # the platform of the release pipeline's first wheels, and of most readers' servers
 WHEEL_RE = re.compile(
     r"^(?P<name>[^-]+)-(?P<version>[^-]+)(-\d[^-]*)?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<platform>[^-]+)\.whl$"

@@ -6,17 +6,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scripts.catalog.hardware.model import Hardware
 from scripts.catalog.loader import cached_catalog
-from scripts.catalog.model import Catalog, Release
+from scripts.catalog.model import Catalog, Release, version_key
 from scripts.registry.evidence import EVIDENCE_FILE, evidence_of
+from scripts.verdicts.hardware import machine_verdict
 from scripts.verdicts.install import install_options, plain_command
+from scripts.verdicts.install import pins as install_pins
 from scripts.verdicts.model import RegistryChange, ReleaseVerdict, Verdicts
+from scripts.verdicts.platforms import all_platform_commands, no_wheels
 from scripts.verdicts.registry_changes import registry_change
 from scripts.verdicts.rules import (
     command_verdict,
     install_patch,
     library_pins,
-    no_wheels,
     pending,
     pypi_builds,
     pypi_minors,
@@ -28,15 +31,19 @@ from scripts.verdicts.rules import (
 LIBRARIES = ("torchvision", "torchaudio")
 
 
-def release_verdict(release: Release, evidence: dict | None, previous: Release | None = None) -> ReleaseVerdict:
-    """Every answer about one release (see ReleaseVerdict); `previous`, the release before it, for what PyPI's
-    files say changed since."""
+def release_verdict(
+    release: Release, evidence: dict | None, hardware: Hardware | None = None, previous: Release | None = None
+) -> ReleaseVerdict:
+    """Every answer about one release (see ReleaseVerdict); `hardware`: the catalog's machine facts; `previous`,
+    the release before it, for what PyPI's files say changed since."""
     patch = install_patch(release, evidence)
     since: RegistryChange | None = None
     if previous is not None:
         since = registry_change(evidence, previous.version, install_patch(previous, evidence), patch)
     patch_python = python_verdict(release, evidence, patch)
-    pins, options = install_options(release, evidence)
+    found = install_pins(release, evidence) if version_key(release.version) >= (1, 0) else None
+    commands = all_platform_commands(release, evidence, found) if found and evidence else {}
+    pins, options = install_options(release, evidence, commands)
     return ReleaseVerdict(
         version=release.version,
         python=python_verdict(release, evidence),
@@ -49,7 +56,8 @@ def release_verdict(release: Release, evidence: dict | None, previous: Release |
         pins=pins,
         options=tuple(options),
         command=command_verdict(evidence, pins, patch_python, plain_command(pins)) if pins else None,
-        no_wheels=no_wheels(evidence, pins.patch) if pins else (),
+        no_wheels=no_wheels(evidence, pins.patch, set(commands), release.patches) if pins else (),
+        machine=machine_verdict(release, evidence, hardware, commands, tuple(options)) if evidence else None,
         since_previous=since,
     )
 
@@ -58,7 +66,7 @@ def verdicts_of(catalog: Catalog, evidence: dict | None) -> Verdicts:
     """The verdicts of every release of the catalog, and of the registry as a whole (None: no evidence file)."""
     return Verdicts(
         releases={
-            release.version: release_verdict(release, evidence, previous)
+            release.version: release_verdict(release, evidence, catalog.hardware, previous)
             for release, previous in zip(catalog.releases, [*catalog.releases[1:], None], strict=True)
         },
         checked=evidence["checked"] if evidence else None,

@@ -18,8 +18,9 @@ resolver on every one). Pure functions of a release and the evidence, like rules
 from __future__ import annotations
 
 from scripts.catalog.model import Release, version_key
-from scripts.verdicts.model import INDEX, INDEX_SYSTEMS, MACOS, ROCM_SYSTEMS, Option, Pins
-from scripts.verdicts.rules import default_cuda, install_patch, library_pin, pypi_systems
+from scripts.verdicts.model import INDEX, INDEX_SYSTEMS, MACOS, ROCM_SYSTEMS, Option, Pins, PlatformCommand
+from scripts.verdicts.platforms import all_platform_commands, pip_command
+from scripts.verdicts.rules import default_cuda, install_patch, library_pin
 
 
 def cuda_tag(version: str) -> str:
@@ -63,8 +64,7 @@ def _packages(patch: str, vision: str | None, audio: str | None, local: str | No
 
 def plain_command(p: Pins) -> str:
     """The plain PyPI command: the verdict line, resolved by pip's resolver in the tests."""
-    vision, audio = (p.vision.version if p.vision else None), (p.audio.version if p.audio else None)
-    return f"pip install {_packages(p.patch, vision, audio)}"
+    return pip_command(p.as_dict())
 
 
 def _index_form(release: Release):
@@ -123,15 +123,29 @@ def conda_options(release: Release, p: Pins) -> list[Option]:
     return out
 
 
-def install_options(release: Release, evidence: dict | None) -> tuple[Pins | None, list[Option]]:
-    """The pins and every command of the picker: the plain PyPI one first, then the index variants, then conda."""
+def pypi_options(p: Pins, commands: dict[str, tuple[PlatformCommand, ...]]) -> list[Option]:
+    """The plain PyPI commands of the picker: the release's plain command for every platform where it installs for
+    some Python, then, grouped, the command of each platform where it installs for none (platforms.py)."""
+    main = plain_command(p)
+    out = [Option("pip", "default", main, tuple(s for s, found in commands.items() if found[0].text == main))]
+    others: dict[str, list[str]] = {}
+    for system, found in commands.items():
+        if found[0].text != main:
+            others.setdefault(found[0].text, []).append(system)
+    out += [Option("pip", "default", text, tuple(systems)) for text, systems in others.items()]
+    return [o for o in out if o.systems]
+
+
+def install_options(
+    release: Release, evidence: dict | None, commands: dict[str, tuple[PlatformCommand, ...]] | None = None
+) -> tuple[Pins | None, list[Option]]:
+    """The pins and every command of the picker: the plain PyPI ones first, then the index variants, then conda.
+    `commands`: the platform commands of those pins (computed here when not given)."""
     if version_key(release.version) < (1, 0):
         return None, []
     p = pins(release, evidence)
     if p is None:
         return None, []
-    out = []
-    systems = pypi_systems(evidence, p.patch)
-    if systems:
-        out.append(Option("pip", "default", plain_command(p), systems))
-    return p, out + index_options(release, p, evidence) + conda_options(release, p)
+    if commands is None:
+        commands = all_platform_commands(release, evidence, p)
+    return p, pypi_options(p, commands) + index_options(release, p, evidence) + conda_options(release, p)

@@ -22,8 +22,20 @@ __all__ = [
     "INDEX_SYSTEMS",
     "MACOS",
     "ROCM_SYSTEMS",
+    "ArchFact",
     "CommandVerdict",
+    "CondaFact",
+    "DriverFact",
+    "IndexVariant",
+    "LibraryFact",
+    "MachineVerdict",
+    "MpsFact",
     "NoWheel",
+    "PlatformCommand",
+    "PyPIBuild",
+    "PythonOn",
+    "SourcedFact",
+    "XpuFact",
     "Option",
     "Pending",
     "RegistryChange",
@@ -100,13 +112,14 @@ class Option:
 
 @dataclass(frozen=True)
 class NoWheel:
-    """A platform PyPI has no torch wheel of the install patch for, and where its wheels are: `never` (PyPI never
-    had one), `before` (the first release with one, `release`, came later) or `after` (the last one, `release`,
-    came earlier)."""
+    """A platform where no plain pip command of the release installs (no torch wheel of any of its patches pip
+    accepts there), and where its wheels are: `never` (PyPI never had one), `before` (the first release with one
+    pip installs, `release`, came later) or `after` (the last one, `release`, came earlier)."""
 
     system: str
     kind: str  # "never" | "before" | "after"
     release: str | None = None
+    unusable: tuple[tuple[str, str], ...] = ()  # (patch, platform tag) of the release's wheels pip never installs
 
 
 @dataclass(frozen=True)
@@ -119,6 +132,158 @@ class CommandVerdict:
     pythons: tuple[str, ...]
     torch_only: tuple[str, ...]  # regular CPython versions torch has a wheel for and the command still fails on
     lacking: tuple[tuple[str, str], ...]  # (library, version) pinned without wheels for `torch_only`
+
+
+# --- the reader's machine: what each build needs, decided from the registry evidence and docs/.hardware.yml ------
+
+
+@dataclass(frozen=True)
+class SourcedFact:
+    """Where a machine fact comes from: its sources as (key, name, url), its evidence (official, copy, derived) and,
+    where it is not official, the caveat a page shows with it ({language: words})."""
+
+    sources: tuple[tuple[str, str, str], ...]
+    evidence: str
+    caveat: Mapping[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class PythonOn:
+    """One Python version a command installs on, on one platform, as pip decides it for every package of the
+    command: each package has a wheel pip accepts there (its platform tag, Python/ABI tag and Requires-Python)."""
+
+    version: str  # "3.12", "3.13t"
+    floor: str | None  # the oldest glibc (Linux) or macOS (macOS) every package's wheel accepts; None on Windows
+    refused: tuple[str, ...] = ()  # patch releases a Requires-Python refuses: ("3.14.1",) (torchvision 0.26-0.29)
+    refused_by: tuple[str, ...] = ()  # the packages ("torchvision 0.29.1") whose Requires-Python refuses them
+    builds: tuple[tuple[str, str], ...] = ()  # (package, build tag) where pip takes a re-uploaded build ("3")
+
+
+@dataclass(frozen=True)
+class PlatformCommand:
+    """A plain pip command and the Python versions it installs on, on one platform. `why` says how it differs from
+    the release's plain command: "main" (it is that command), "library" (another release of a library's line that
+    has the wheel), "patch" (another torch patch of the release, with its own pairings) or "without" (the libraries
+    that have no wheel left out). `lacking`: the main command's packages that have no wheel for these Pythons."""
+
+    text: str
+    pins: tuple[tuple[str, str], ...]  # (package, version), torch first
+    pythons: tuple[PythonOn, ...]
+    why: str
+    lacking: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ArchFact:
+    """The GPU architectures (compute capabilities) a CUDA build carries on a platform; `ptx`: also as PTX."""
+
+    archs: tuple[str, ...]  # ("7.5", "8.0", "8.6", "9.0", "10.0", "12.0")
+    ptx: tuple[str, ...]
+    fact: SourcedFact
+    build: str = ""  # the index build whose list it is ("cu128"); PyPI's wheel of that CUDA is given its list
+
+
+@dataclass(frozen=True)
+class DriverFact:
+    """The oldest NVIDIA driver a build of CUDA `cuda` loads with (`family`: "12.x" where NVIDIA's minor version
+    compatibility covers the whole major version, else the toolkit itself)."""
+
+    cuda: str
+    family: str
+    linux: str
+    windows: str
+    fact: SourcedFact
+
+
+@dataclass(frozen=True)
+class LibraryFact:
+    """A library version a CUDA build ships with (cuDNN, NCCL)."""
+
+    version: str
+    fact: SourcedFact
+
+
+@dataclass(frozen=True)
+class PyPIBuild:
+    """What `pip install` gets from PyPI on one platform: the torch wheel's build (CUDA or CPU), what the machine
+    needs (glibc or macOS, per Python in `commands`), the commands that install (the first covers most Pythons),
+    and, for a CUDA build, its GPU architectures and the driver it needs."""
+
+    platform: str
+    torch: str  # the torch patch of the first command
+    cuda: str | None  # None: a CPU build
+    commands: tuple[PlatformCommand, ...]
+    archs: ArchFact | None = None  # None: a CPU build, or not documented
+    driver: DriverFact | None = None
+
+    @property
+    def floor(self) -> str | None:
+        """The oldest glibc/macOS any command installs on here (None on Windows)."""
+        floors = [p.floor for c in self.commands for p in c.pythons if p.floor]
+        return min(floors, key=lambda f: tuple(int(x) for x in f.split("."))) if floors else None
+
+
+@dataclass(frozen=True)
+class IndexVariant:
+    """A build on download.pytorch.org's index: its tag (cu126, rocm6.2, cpu, xpu), what it is, where it installs,
+    the command pattern of the release's era, and for CUDA its architectures per platform, driver, cuDNN, NCCL."""
+
+    tag: str
+    kind: str  # "cuda" | "rocm" | "cpu" | "xpu"
+    version: str | None  # "12.6", "6.2"; None for cpu and xpu
+    platforms: tuple[str, ...]
+    command: str | None  # the picker's command; None where the official page gave none to copy (before 1.2, xpu)
+    experimental: bool = False
+    archs: Mapping[str, ArchFact] = field(default_factory=dict)  # platform -> architectures, where documented
+    driver: DriverFact | None = None
+    cudnn: LibraryFact | None = None
+    nccl: LibraryFact | None = None
+
+
+@dataclass(frozen=True)
+class MpsFact:
+    """Apple GPUs (MPS) on Apple silicon: the oldest macOS; `raised_later`: a later release raised it at a release
+    no source confirms, up to `next_floor` from `next_release`."""
+
+    macos: str
+    fact: SourcedFact
+    raised_later: bool = False
+    next_floor: str | None = None
+    next_release: str | None = None
+
+
+@dataclass(frozen=True)
+class XpuFact:
+    """Intel GPUs (XPU): wheels on `index` for `platforms`."""
+
+    index: str
+    platforms: tuple[str, ...]
+    fact: SourcedFact
+
+
+@dataclass(frozen=True)
+class CondaFact:
+    """Whether the release is on the `channel` conda channel, which published nothing after `last`."""
+
+    on_channel: bool
+    channel: str
+    last: str
+    fact: SourcedFact
+
+
+@dataclass(frozen=True)
+class MachineVerdict:
+    """What a reader's machine needs for a release: PyPI's builds per platform, the index variants, and the
+    accelerators beside CUDA. The input of a "your machine" answer; nothing here is worded."""
+
+    pypi: Mapping[str, PyPIBuild]  # platform -> build, for every platform some plain command installs on
+    variants: tuple[IndexVariant, ...]
+    windows_cuda_only_from_index: bool  # PyPI's Windows wheels of the release are all CPU builds
+    free_threaded: Mapping[str, tuple[str, ...]]  # platform -> free-threaded Pythons of the plain command
+    mps: MpsFact | None = None
+    xpu: XpuFact | None = None
+    conda: CondaFact | None = None
+    binary_compatibility: SourcedFact | None = None
 
 
 @dataclass(frozen=True)
@@ -169,7 +334,8 @@ class ReleaseVerdict:
     pins: Pins | None  # the install commands' pins (None before 1.0, or without a patch)
     options: tuple[Option, ...]  # the install commands, plain PyPI first
     command: CommandVerdict | None  # where the plain command works (None without pins or wheels)
-    no_wheels: tuple[NoWheel, ...]  # platforms without a wheel of the patch (only where there is evidence)
+    no_wheels: tuple[NoWheel, ...]  # platforms no plain command installs on (only where there is evidence)
+    machine: MachineVerdict | None = None  # what a machine needs (None without evidence)
     since_previous: RegistryChange | None = None  # PyPI's facts against the release before (None without evidence)
 
 

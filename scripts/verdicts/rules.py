@@ -17,8 +17,10 @@ from packaging.version import InvalidVersion, Version
 
 from scripts.catalog.compat import python_key
 from scripts.catalog.model import version_key as release_key
+from scripts.registry.dists import PURE, Installable, installable
+from scripts.registry.tags import PATCHES, refused_patches, version_text
 from scripts.registry.wheels import MAIN_PLATFORM, PLATFORMS, version_key
-from scripts.verdicts.model import PYPI, CommandVerdict, NoWheel, Pending, Pin, Pins, PythonVerdict
+from scripts.verdicts.model import PYPI, CommandVerdict, Pending, Pin, Pins, PythonOn, PythonVerdict
 
 
 def _torch(evidence: dict | None) -> dict:
@@ -49,12 +51,13 @@ def _sorted_pythons(values) -> tuple[str, ...]:
 
 def python_verdict(release, evidence: dict | None, patch: str | None = None) -> PythonVerdict:
     """Python versions of one patch (or of any patch of the release) with torch wheels on PyPI; per platform."""
-    torch = _torch(evidence)
     patches = [patch] if patch else on_pypi(release, evidence)
     per_platform: dict[str, set[str]] = {}
     for p in patches:
-        for platform, pythons in torch.get(p, {}).get("wheels", {}).items():
-            per_platform.setdefault(platform, set()).update(pythons)
+        for platform in PLATFORMS:
+            pythons = set(installs(evidence, "torch", p, platform))
+            if pythons:
+                per_platform.setdefault(platform, set()).update(pythons)
     platforms = {p: _sorted_pythons(v) for p, v in per_platform.items() if p in PLATFORMS and _sorted_pythons(v)}
     if platforms.get(MAIN_PLATFORM):
         return PythonVerdict(platforms[MAIN_PLATFORM], PYPI, platforms)
@@ -78,11 +81,8 @@ def default_cuda(release, evidence: dict | None, patch: str | None = None) -> st
 
 
 def pypi_systems(evidence: dict | None, patch: str | None) -> tuple[str, ...]:
-    """The systems PyPI has torch wheels of `patch` for (none where the evidence says nothing of it)."""
-    wheels = (evidence or {}).get("torch", {}).get(patch, {}).get("wheels")
-    if wheels is None:
-        return ()
-    return tuple(s for s in PLATFORMS if wheels.get(s))
+    """The systems PyPI has torch wheels of `patch` for that pip installs (none where the evidence lacks it)."""
+    return tuple(s for s in PLATFORMS if installs(evidence, "torch", patch or "", s))
 
 
 def recorded_wheels(evidence: dict | None, patch: str | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -92,34 +92,16 @@ def recorded_wheels(evidence: dict | None, patch: str | None) -> tuple[tuple[str
 
 
 def platform_range(evidence: dict | None, system: str) -> tuple[str | None, str | None]:
-    """(first, last) torch release with a PyPI wheel for `system`."""
+    """(first, last) torch release with a PyPI wheel for `system` that pip installs (1.8.0's macosx_11_1_arm64
+    wheel is no such wheel: the first for Apple silicon is 1.9.0)."""
     having = [
         v
         for v, r in (evidence or {}).get("torch", {}).items()
-        if r.get("wheels", {}).get(system) and not r.get("yanked")
+        if not r.get("yanked") and installs(evidence, "torch", v, system)
     ]
     if not having:
         return None, None
     return min(having, key=release_key), max(having, key=release_key)
-
-
-def no_wheels(evidence: dict | None, patch: str) -> tuple[NoWheel, ...]:
-    """Every platform PyPI has no torch wheel of `patch` for, with where its wheels are; none without evidence."""
-    if not evidence:
-        return ()
-    systems = set(pypi_systems(evidence, patch))
-    out = []
-    for system in PLATFORMS:
-        if system in systems:
-            continue
-        first, last = platform_range(evidence, system)
-        if first is None:
-            out.append(NoWheel(system, "never"))
-        elif release_key(patch) < release_key(first):
-            out.append(NoWheel(system, "before", first))
-        else:
-            out.append(NoWheel(system, "after", last))
-    return tuple(out)
 
 
 # --- library pins ---------------------------------------------------------------------------------------------
@@ -210,18 +192,61 @@ def accepting_libraries(evidence: dict | None, name: str, torch_version: str) ->
     return sorted((v for v in out if _line(v) == newest), key=version_key, reverse=True)
 
 
+def installs(evidence: dict | None, name: str, version: str, platform: str) -> dict[str, Installable]:
+    """{Python version: Installable} of a package release on a platform, as pip decides (its `dists`); for a record
+    without `dists` (written before they were recorded) the Python versions of its wheels, with no OS floor."""
+    record = (evidence or {}).get(name, {}).get(version)
+    if not record:
+        return {}
+    if record.get("dists"):
+        return installable(record, platform)
+    wheels = record.get("wheels", {})
+    return {p: Installable(p, None, None, None, ()) for p in wheels.get(platform, []) + wheels.get("any", [])}
+
+
+def _for_python(found: dict[str, Installable], python: str) -> Installable | None:
+    """The wheel of a package for one Python: its own, or a pure one (py3 fits every Python 3)."""
+    pure = "py" + python.split(".")[0]
+    return found.get(python) or (found.get(pure) if pure in PURE else None)
+
+
+def command_pythons_on(
+    evidence: dict | None, pins: dict[str, str], platform: str = MAIN_PLATFORM
+) -> tuple[PythonOn, ...]:
+    """The Python versions a plain `pip install` of these pins ({package: version}) installs on, on one platform,
+    decided for every package: each has a wheel pip accepts for that Python (a pure `py3` wheel fits every Python
+    3), the oldest glibc/macOS all of them accept, the patch releases a Requires-Python refuses (torchvision 0.29.x:
+    3.14.1), the build tags pip prefers. torch 2.5.1 has cp313 wheels, torchvision 0.20.1 does not: `pip install
+    torch==2.5.1 torchvision==0.20.1` fails on Python 3.13."""
+    found = {name: installs(evidence, name, version, platform) for name, version in pins.items()}
+    candidates = {p for per in found.values() for p in per if p not in PURE}
+    out = []
+    for python in sorted(candidates, key=python_key):
+        chosen = {name: _for_python(per, python) for name, per in found.items()}
+        if any(one is None for one in chosen.values()):
+            continue
+        wheels = {name: one for name, one in chosen.items() if one is not None}
+        refusing = {name: refused_patches(one.requires_python, python) for name, one in wheels.items()}
+        refused = sorted({p for patches in refusing.values() for p in patches})
+        if len(refused) == len(PATCHES):
+            continue  # every patch release refused: not this Python
+        floors = [one.floor for one in wheels.values() if one.floor]
+        minor = python.rstrip("t")
+        out.append(
+            PythonOn(
+                version=python,
+                floor=version_text(max(floors)) if floors else None,
+                refused=tuple(f"{minor}.{p}" for p in refused),
+                refused_by=tuple(f"{name} {pins[name]}" for name, patches in refusing.items() if patches),
+                builds=tuple((name, one.build) for name, one in wheels.items() if one.build),
+            )
+        )
+    return tuple(out)
+
+
 def command_pythons(evidence: dict | None, pins: dict[str, str], platform: str = MAIN_PLATFORM) -> tuple[str, ...]:
-    """The Python versions a plain `pip install` of these pins ({package: version}) works on, on one platform:
-    those every pinned release has a wheel for (a pure `py3` wheel fits every Python 3). torch 2.5.1 has cp313
-    wheels, torchvision 0.20.1 does not: `pip install torch==2.5.1 torchvision==0.20.1` fails on Python 3.13."""
-    common: set[str] | None = None
-    for name, version in pins.items():
-        wheels = (evidence or {}).get(name, {}).get(version, {}).get("wheels", {})
-        pythons = set(wheels.get(platform, [])) | set(wheels.get("any", []))
-        if "py3" in pythons or "py2" in pythons:
-            continue  # a pure wheel: no constraint of its own beyond Python 2 / 3
-        common = pythons if common is None else common & pythons
-    return _sorted_pythons(common or ())
+    """The Python versions of command_pythons_on."""
+    return tuple(p.version for p in command_pythons_on(evidence, pins, platform))
 
 
 def command_verdict(evidence: dict | None, pins: Pins, python: PythonVerdict, text: str) -> CommandVerdict | None:

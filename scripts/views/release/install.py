@@ -10,8 +10,9 @@ Every text is escaped.
 from __future__ import annotations
 
 from scripts.catalog.model import Release, version_key
-from scripts.verdicts.model import INDEX, MACOS, PLATFORMS, NoWheel, Option, Pins, ReleaseVerdict, Verdicts
+from scripts.verdicts.model import INDEX, MACOS, PLATFORMS, NoWheel, Option, Pins, PythonOn, ReleaseVerdict, Verdicts
 from scripts.views.html import esc
+from scripts.views.release.platform_lines import resolver_attrs, system_lines
 from scripts.views.words import SYSTEM_NAMES, python_summary
 
 UI = {
@@ -39,8 +40,6 @@ UI = {
         "rocm": "ROCm {v}",
         "experimental": "（实验性）",
         "systems": "适用于：{systems}",
-        "python_on": "Python：{python}",
-        "gives": "装到的是 {build}",
         "yanked": "⚠ PyPI 已撤回（yanked）{lib} {version}{reason}：精确指定版本时 pip 仍会安装，但会给出警告；PyPI 上没有可代替它的同系列版本。",
         "yanked_reason": "（理由：{reason}）",
         "pin_changed": "资料给出的配套版本是 {lib} {claimed}，但{why}，所以命令固定为 {version}。",
@@ -51,6 +50,7 @@ UI = {
         "reason_last": "最后一个有 {system} wheel 的版本是 {version}。",
         "reason_first": "第一个有 {system} wheel 的版本是 {version}。",
         "reason_never": "PyPI 上从来没有 {system} 的 torch wheel。",
+        "reason_unusable": "torch {patches} 的 {system} wheel 标注为 {tags}，pip 从不安装这种 wheel。",
         "reason_macos": "macOS 只有 PyPI 上的那一种构建（CPU，Apple 芯片上还可用 MPS）；没有 CUDA 或 ROCm 构建。请选“PyPI 默认”。",
         "reason_rocm": "ROCm 构建只有 Linux 版。",
         "reason_aarch64": "资料没有记载 download.pytorch.org 上 Linux aarch64 的各个变体；PyPI 上的 wheel 见“PyPI 默认”。",
@@ -104,8 +104,6 @@ UI = {
         "rocm": "ROCm {v}",
         "experimental": " (experimental)",
         "systems": "For: {systems}",
-        "python_on": "Python: {python}",
-        "gives": "installs the {build}",
         "yanked": "⚠ PyPI has yanked {lib} {version}{reason}: pip still installs it when pinned exactly, with a warning; PyPI has no other release of that line to use instead.",
         "yanked_reason": " (reason: {reason})",
         "pin_changed": "Our sources pair {lib} {claimed}, but {why}, so the command pins {version}.",
@@ -116,6 +114,7 @@ UI = {
         "reason_last": "The last release with one is {version}.",
         "reason_first": "The first release with one is {version}.",
         "reason_never": "PyPI has never had a torch wheel for {system}.",
+        "reason_unusable": "torch {patches} has a {system} wheel tagged {tags}, which pip never installs.",
         "reason_macos": 'macOS has only the build on PyPI (CPU, plus MPS on Apple silicon); there is no CUDA or ROCm build. Choose "PyPI default".',
         "reason_rocm": "ROCm builds exist for Linux only.",
         "reason_aarch64": "Our sources do not document download.pytorch.org's variants for Linux aarch64; PyPI's wheel is under \"PyPI default\".",
@@ -169,6 +168,10 @@ def no_wheel_reason(gap: NoWheel, patch: str, lang: str) -> str:
         return t["reason_never"].format(system=name)
     key = "reason_first" if gap.kind == "before" else "reason_last"
     more = t[key].format(system=name, version=gap.release)
+    if gap.unusable:
+        patches = t["sep"].join(dict.fromkeys(p for p, _ in gap.unusable))
+        tags = t["sep"].join(dict.fromkeys(tag for _, tag in gap.unusable))
+        more += " " + t["reason_unusable"].format(patches=patches, system=name, tags=tags)
     return t["reason_no_wheel"].format(patch=patch, system=name, last=more).strip()
 
 
@@ -261,12 +264,17 @@ def verdict_command(verdict: ReleaseVerdict, text: str) -> list[str]:
     block = ["", "```text", text, "```", ""]
     if command is None or command.text != text:
         return block
-    return [
-        f'<div class="install-verdict" id="install-verdict" data-python="{esc(" ".join(command.pythons))}" '
-        f'data-platform="{esc(command.platform)}" markdown>',
-        *block,
-        "</div>",
-    ]
+    attributes = _verdict_attrs(verdict, text, command.platform, command.pythons)
+    return [f'<div class="install-verdict" id="install-verdict" {attributes} markdown>', *block, "</div>"]
+
+
+def _verdict_attrs(verdict: ReleaseVerdict, text: str, main: str, usable: tuple[str, ...]) -> str:
+    """What the install-resolver check resolves for the verdict's command: its Python versions on the main platform
+    with the OS their wheels need (the platform's own line of the same command says the same)."""
+    build = verdict.machine.pypi.get(main) if verdict.machine else None
+    own = next((c for c in build.commands if c.text == text), None) if build else None
+    pythons = tuple(p for p in own.pythons if p.version in usable) if own else tuple(PythonOn(v, None) for v in usable)
+    return resolver_attrs(text, main, pythons)
 
 
 def _data(values) -> str:
@@ -297,7 +305,6 @@ def install_section(release: Release, verdicts: Verdicts, lang: str) -> str:
 
 def picker(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> list[str]:
     t = UI[lang]
-    builds = verdict.builds
     options: tuple[Option, ...] = verdict.options
     # Both managers always: choosing conda on a release without it says why (the channel stopped after 2.5).
     managers = ["pip", "conda"]
@@ -337,16 +344,11 @@ def picker(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> lis
         )
         if option.manager == "pip" and option.compute == "default":
             out += verdict_command(verdict, option.command)
-            python = verdict.patch_python
-            for system in option.systems:
-                words = (
-                    t["python_on"].format(python=python_summary(python.per_platform.get(system, ())))
-                    + t["sep"]
-                    + t["gives"].format(build=build_words(builds.get(system), lang))
-                )
-                out.append(
-                    f'<p class="install-system" data-system="{esc(system)}">{esc(SYSTEM_NAMES[system][lang])}{t["colon"]}{esc(words)}</p>'
-                )
+            main = verdict.command.text if verdict.command else ""
+            for system in option.systems if verdict.machine else ():
+                build = verdict.machine.pypi.get(system) if verdict.machine else None
+                if build:
+                    out += system_lines(build, option.command, main, build_words(build.cuda, lang), lang)
             out.append("")
         else:
             out += ["", "```text", option.command, "```", ""]

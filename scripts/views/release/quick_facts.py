@@ -1,7 +1,7 @@
 """The quick facts at the top of a release page: the answers a reader with a version question came for (date,
 Python on PyPI, the CUDA of PyPI's default wheel, the paired torchvision/torchaudio, whether it is the newest release,
-LTS and what else matters today: status.py) and links to the install picker, the matrix row and the full release
-notes. From the release's verdict."""
+LTS, what else matters today: status.py, what a machine needs: runs_on.py) and links to the install picker, the
+matrix row and the full release notes. From the release's verdict."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from scripts.catalog.model import Catalog, Release, version_key
 from scripts.verdicts.model import MAIN_PLATFORM, PYPI, Verdicts
 from scripts.views.html import esc, evidence_mark
 from scripts.views.release.install import UI, build_words
+from scripts.views.release.runs_on import runs_on
 from scripts.views.release.status import release_status
 from scripts.views.words import SYSTEM_NAMES, python_summary
 
@@ -62,6 +63,9 @@ def quick_facts(
                 ),
             )
         )
+    machine = runs_on(verdict.machine, lang)
+    if machine:
+        rows.append(("runs-on", *machine))
     if p and (p.vision or p.audio):
         libs = [f"{lib} {pin.version}" for lib, pin in (("torchvision", p.vision), ("torchaudio", p.audio)) if pin]
         rows.append(("libs", t["qf_libs"], esc(" · ".join(libs))))

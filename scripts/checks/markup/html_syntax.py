@@ -1,4 +1,4 @@
-"""How the page policy (scripts/checks/html_policy.py) reads markup: a page body as a browser builds it and as its
+"""How the page policy (scripts/checks/markup/html_policy.py) reads markup: a page body as a browser builds it and as its
 tags say, which must agree, and an SVG file as the XML a browser reads; each as a list of `Element`s.
 
 `parse_body(text, scripting, plain)` is the tree Lexbor (selectolax; the WHATWG HTML algorithm in C, as

@@ -1,6 +1,6 @@
 """The markup the site's own code relies on, derived from that code: ids, classes and `data-*` attributes.
 
-Page content may not use any of it (scripts/checks/page_markup.py refuses it with its line), so that a page can
+Page content may not use any of it (scripts/checks/markup/page_markup.py refuses it with its line), so that a page can
 neither feed a script data the build did not generate (a second `#compare-data` island, read before the real
 one), nor switch on one of Material's components (`data-md-component="source"` makes its bundle fetch that
 repository's API on every visit), nor forge what the checks print (a `snippet-ok` badge under a block no one
@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from scripts.checks.html_policy import DATA_ISLAND_IDS
+from scripts.checks.markup.html_policy import DATA_ISLAND_IDS
 
 SCRIPTS = Path("assets/javascripts")  # under docs_dir
 VENDORED = "vendor"  # third-party code under SCRIPTS, read by none of ours

@@ -8,7 +8,7 @@ does, and held to what the site's code relies on. Each problem is a `Problem` wi
   more is refused, at the first line whose text makes it too deep (found by rendering ever shorter beginnings
   of the page).
 - **Reserved markup.** No id, class or `data-*` attribute the site's scripts or Material's components rely on
-  (scripts/checks/reserved.py), written as Markdown attributes (`{ #compare-data }`, `{ .snippet-ok }`), as raw
+  (scripts/checks/markup/reserved.py), written as Markdown attributes (`{ #compare-data }`, `{ .snippet-ok }`), as raw
   HTML (entities decoded, parsed as a browser parses it), or made by an extension from the author's words (a
   heading `## Compare data` gets the id `compare-data`; `!!! md-button` the class `md-button`). A `data-*`
   attribute whose name the page's text does not hold was made by an extension (pymdownx.tabbed's `data-tabs`)
@@ -37,7 +37,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from scripts.catalog.codepoints import invisible_problem
 from scripts.catalog.fences import scan_fences
 from scripts.catalog.frontmatter import Problem
-from scripts.checks.reserved import Reserved
+from scripts.checks.markup.reserved import Reserved
 
 # Frames the check's render may use above the frame that starts it. The deepest real page needs about a dozen;
 # MkDocs renders a page some 20 frames deep, below Python's limit of 1,000, and its hooks wrap a release page's
@@ -153,7 +153,7 @@ def _text(node: LexborNode) -> str:
 
 def _elements(rendered: str) -> Iterator[tuple[str, dict[str, str], LexborNode]]:
     """Every element of rendered HTML as a browser builds it inside a <div> of <body> (Lexbor, scripting on, as
-    the policy parses: scripts/checks/html_syntax.py), <template> contents included: (name, attributes, node)."""
+    the policy parses: scripts/checks/markup/html_syntax.py), <template> contents included: (name, attributes, node)."""
     first = LexborHTMLParser(rendered, is_fragment=True, scripting=True).root
     walks = [first.traverse()] if first else []
     for walk in walks:

@@ -7,13 +7,13 @@ pass. Entities are decoded by the parser, a repeated attribute keeps its first v
 <noscript>/<xmp>/<textarea> switch the tokenizer as in Chromium, so `<script type=a type=b>`,
 `jav&#x09;ascript:` or a tag hidden in an attribute that a raw-text element ends early are seen as the browser
 sees them. Each element's namespace (HTML, SVG, MathML) follows from its parent by the standard's rule
-(scripts/checks/html_syntax.py), so `<svg><script>`, `<svg><a>` and `<math><mtext><a>` are told apart.
+(scripts/checks/markup/html_syntax.py), so `<svg><script>`, `<svg><a>` and `<math><mtext><a>` are told apart.
 
 Then every element and attribute must be on an allowlist (`HTML_ELEMENTS`, `SVG_ELEMENTS`), and every URL
 must use an allowed scheme after the clean-up browsers do (ASCII tab and newline removed anywhere, control
 characters and spaces trimmed). Anything else is a `Finding`. Two more rules make the tree the same in every
 browser: the body must be written without anything a parser recovers from, its tree exactly the tree its tags
-say (scripts/checks/html_syntax.py: a parse error, an implied, moved or dropped element, tags in <select> that older
+say (scripts/checks/markup/html_syntax.py: a parse error, an implied, moved or dropped element, tags in <select> that older
 parsers drop and newer ones keep, are refused as "HTML parse error"), and nothing may be left open at the end
 of the body (it would swallow the template that follows).
 
@@ -32,7 +32,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from scripts.checks.html_syntax import (
+from scripts.checks.markup.html_syntax import (
     HTML,
     MATHML,
     SVG,
@@ -292,7 +292,7 @@ def _attribute_findings(element: str, attributes: dict[str, str], allowed: set[s
             found.append(Finding(where, "inline event handlers run script", _attribute_needles(element, name, value)))
         elif not (lower in allowed or name in allowed or PATTERN_ATTRIBUTES.match(lower)):
             why = REFUSED_ATTRIBUTES.get(
-                lower, "this attribute is not on the allowlist (scripts/checks/html_policy.py)"
+                lower, "this attribute is not on the allowlist (scripts/checks/markup/html_policy.py)"
             )
             found.append(Finding(where, why, _attribute_needles(element, name, value)))
         elif svg and "url(" in value.lower() and not SVG_LOCAL_PAINT.match(value):
@@ -371,14 +371,14 @@ def _tree_findings(elements: list[Element], html_allowed: bool = True) -> list[F
         else:
             kind = {HTML: "", SVG: "SVG ", MATHML: "MathML ", None: ""}.get(namespace, "foreign ")
             why = REFUSED_ELEMENTS.get(
-                name, f"this {kind}element is not on the allowlist (scripts/checks/html_policy.py)"
+                name, f"this {kind}element is not on the allowlist (scripts/checks/markup/html_policy.py)"
             )
             found.append(Finding(f"<{name}>", why, _element_needles(name, element.parent)))
     return found
 
 
 def _problem_finding(problem: Problem, content: str) -> Finding:
-    """A Finding for where scripts/checks/html_syntax.py found the body needs a parser to recover."""
+    """A Finding for where scripts/checks/markup/html_syntax.py found the body needs a parser to recover."""
     start = content.rfind("\n", 0, problem.offset) + 1
     line = content[start:].split("\n", 1)[0]
     column = problem.offset - start
