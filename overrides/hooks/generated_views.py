@@ -53,6 +53,7 @@ def on_page_markdown(markdown, page, config, files):
         page.meta["_generated_views"] = filled.views
     if filled.scripted:
         page.meta["uses_views"] = True  # overrides/main.html loads views.js on this page only
+    page.meta["uses_machine"] = filled.machine  # main.html loads machine.js and the environment reader here only
     if "compatibility" in filled.views:
         page.meta["uses_install"] = True  # install.js: the matrix's platform choice
     if filled.nav_title is not None:

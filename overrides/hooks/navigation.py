@@ -18,7 +18,7 @@ SECTION_TITLES = {"releases": {"zh": "版本", "en": "Releases"}, "topics": {"zh
 # Top-level order: home, the cross-release views, the topics, then the releases: the 17 topics come before
 # the 33 releases so that they are in view in the sidebar without scrolling (the home page lists the
 # releases anyway, and a release page's sidebar scrolls to the page itself).
-TOP_ORDER = ("index", "compatibility", "upgrade", "compare", "support", "lifecycle", "topics", "releases")
+TOP_ORDER = ("index", "compatibility", "machine", "upgrade", "compare", "support", "lifecycle", "topics", "releases")
 
 
 def _versions_by_src(config):

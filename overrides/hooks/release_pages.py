@@ -62,6 +62,7 @@ def on_page_markdown(markdown, page, config, files):
         compare=_page_url(files, page, "compare.md", lang),
         lifecycle=_page_url(files, page, "lifecycle.md", lang),
         compatibility=_page_url(files, page, "compatibility.md", lang),
+        machine=_page_url(files, page, "machine.md", lang),
     )
     page.meta["uses_install"] = True  # overrides/main.html loads install.js (the install picker) here only
     rendered = render(catalog, cached_verdicts(config.docs_dir), release, markdown, links, _status_entries)

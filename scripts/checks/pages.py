@@ -65,7 +65,17 @@ HIDE_VALUES = ("navigation", "toc", "footer", "path", "tags", "feedback")
 RELEASE_ONLY_FIELDS = ("version", "date", "features", "changes", "compat", "patches", "source", "summary")
 
 # Markers the hooks replace, and the snippet directive. A marker comment is a whole line.
-MARKERS = ("timeline", "lifecycle", "compare", "compatibility", "support-timeline", "upgrade")
+MARKERS = (
+    "timeline",
+    "lifecycle",
+    "compare",
+    "compatibility",
+    "support-timeline",
+    "upgrade",
+    "machine",
+    "machine-environment",
+    "machine-tables",
+)
 PREFIXED_MARKERS = ("topic", "snippet")
 MARKER_LINE_RE = re.compile(r"^\s*<!--\s*(?P<body>.*?)\s*-->\s*$")
 # What looks like a marker: lowercase words (with spaces, dashes or underscores), optionally "name: args".

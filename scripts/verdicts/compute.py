@@ -13,6 +13,7 @@ from scripts.registry.evidence import EVIDENCE_FILE, evidence_of
 from scripts.verdicts.hardware import machine_verdict
 from scripts.verdicts.install import install_options, plain_command
 from scripts.verdicts.install import pins as install_pins
+from scripts.verdicts.machine import machine_page
 from scripts.verdicts.model import RegistryChange, ReleaseVerdict, Verdicts
 from scripts.verdicts.platforms import all_platform_commands, no_wheels
 from scripts.verdicts.registry_changes import registry_change
@@ -64,14 +65,16 @@ def release_verdict(
 
 def verdicts_of(catalog: Catalog, evidence: dict | None) -> Verdicts:
     """The verdicts of every release of the catalog, and of the registry as a whole (None: no evidence file)."""
+    releases = {
+        release.version: release_verdict(release, evidence, catalog.hardware, previous)
+        for release, previous in zip(catalog.releases, [*catalog.releases[1:], None], strict=True)
+    }
     return Verdicts(
-        releases={
-            release.version: release_verdict(release, evidence, catalog.hardware, previous)
-            for release, previous in zip(catalog.releases, [*catalog.releases[1:], None], strict=True)
-        },
+        releases=releases,
         checked=evidence["checked"] if evidence else None,
         pending=pending(catalog, evidence),
         pypi_minors=pypi_minors(evidence),
+        machine_page=machine_page(catalog, releases, evidence),
     )
 
 

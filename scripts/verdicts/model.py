@@ -13,6 +13,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from scripts.registry.wheels import MAIN_PLATFORM, PLATFORMS
+from scripts.verdicts.machine_model import (
+    Machine,
+    MachineAnswer,
+    MachineBuild,
+    MachinePage,
+    MachineRelease,
+    MachineTables,
+    Reason,
+    ReleaseFit,
+    TableRow,
+)
 
 __all__ = [
     "MAIN_PLATFORM",
@@ -45,6 +56,16 @@ __all__ = [
     "PythonVerdict",
     "ReleaseVerdict",
     "Verdicts",
+    # the reader's machine (scripts/verdicts/machine_model.py)
+    "Machine",
+    "MachineAnswer",
+    "MachineBuild",
+    "MachinePage",
+    "MachineRelease",
+    "MachineTables",
+    "Reason",
+    "ReleaseFit",
+    "TableRow",
 ]
 
 PYPI = "PyPI"
@@ -356,6 +377,7 @@ class Verdicts:
     checked: str | None = None  # the day the registry evidence was asked; None where there is none
     pending: Pending | None = None
     pypi_minors: frozenset[str] = frozenset()  # the minor lines PyPI has files of
+    machine_page: MachinePage | None = None  # the "your machine" page's facts and tables (None without evidence)
 
     def __getitem__(self, version: str) -> ReleaseVerdict:
         return self.releases[version]

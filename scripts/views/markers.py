@@ -5,6 +5,9 @@
 <!-- topic: Distributed --> one area's features, release by release (docs/topics/*.md)
 <!-- compatibility -->      Python/CUDA/ROCm/torchvision/torchaudio per release (docs/compatibility.md)
 <!-- support-timeline -->   when support for each Python, CUDA, platform ended (docs/support.md)
+<!-- machine -->            the reader's machine: the form, the answer, the facts (docs/machine.md)
+<!-- machine-environment --> the environment check's place                   (docs/machine.md)
+<!-- machine-tables -->     the newest release per GPU, driver, glibc, macOS  (docs/machine.md)
 
 Every view is HTML already: it goes into the page after Markdown, through a placeholder (`Filled.views`), instead
 of being parsed again by Markdown's HTML block handling (a third of a build).
@@ -19,13 +22,23 @@ from dataclasses import dataclass, field
 from scripts.catalog.model import AREAS, Catalog
 from scripts.verdicts.model import Verdicts
 from scripts.views.lifecycle import lifecycle, topic
+from scripts.views.machine.page import environment_view, machine_view
+from scripts.views.machine.tables import machine_tables_view
 from scripts.views.matrix import compat_matrix
 from scripts.views.support import support_timeline
 from scripts.views.upgrade import compare
 
 TOPIC_MARKER = re.compile(r"<!-- topic: ([^>]+?) -->")
 PLACEHOLDER = '<div class="generated-view" data-view="{name}"></div>'
-MARKERS = ("<!-- lifecycle -->", "<!-- compare -->", "<!-- compatibility -->", "<!-- support-timeline -->")
+MARKERS = (
+    "<!-- lifecycle -->",
+    "<!-- compare -->",
+    "<!-- compatibility -->",
+    "<!-- support-timeline -->",
+    "<!-- machine -->",
+    "<!-- machine-environment -->",
+    "<!-- machine-tables -->",
+)
 
 
 class UnknownArea(ValueError):
@@ -40,6 +53,7 @@ class Filled:
     markdown: str
     views: dict[str, str] = field(default_factory=dict)
     scripted: bool = False  # a view views.js makes interactive (lifecycle, compare, compatibility) is on the page
+    machine: bool = False  # the machine page's view: machine.js (and the environment reader) on the page
     nav_title: str | None = None
 
 
@@ -70,6 +84,8 @@ def fill_markers(markdown: str, catalog: Catalog, verdicts: Verdicts, lang: str,
             "<!-- support-timeline -->", PLACEHOLDER.format(name="support-timeline")
         )
 
+    _fill_machine(filled, catalog, verdicts, lang, href)
+
     def render_topic(match: re.Match) -> str:
         area = match.group(1).strip()
         if area not in AREAS:
@@ -81,3 +97,25 @@ def fill_markers(markdown: str, catalog: Catalog, verdicts: Verdicts, lang: str,
 
     filled.markdown = TOPIC_MARKER.sub(render_topic, filled.markdown)
     return filled
+
+
+def _fill_machine(filled: Filled, catalog: Catalog, verdicts: Verdicts, lang: str, href) -> None:
+    """The machine page's three views (scripts/views/machine/)."""
+    pages = {release.version: release.pages[lang] for release in catalog.releases if lang in release.pages}
+
+    def release_href(version: str) -> str | None:
+        return href(pages[version]) if version in pages else None
+
+    views: dict[str, Callable[[], str]] = {
+        "machine": lambda: machine_view(
+            verdicts.machine_page, lang, {v: u for v in pages if (u := release_href(v)) is not None}
+        ),
+        "machine-environment": lambda: environment_view(lang),
+        "machine-tables": lambda: machine_tables_view(verdicts.machine_page, lang, release_href),
+    }
+    for name, render in views.items():
+        marker = f"<!-- {name} -->"
+        if marker in filled.markdown:
+            filled.views[name] = render()
+            filled.machine = True
+            filled.markdown = filled.markdown.replace(marker, PLACEHOLDER.format(name=name))

@@ -92,8 +92,9 @@ HTML_ELEMENTS: dict[str, set[str]] = {
 }
 INPUT_TYPES = {"checkbox", "radio", "text", "search"}
 BUTTON_TYPES = {"button", "submit", "reset"}
-# The JSON data islands the upgrade view embeds (scripts/views.py, compare()): the only scripts a body holds.
-DATA_ISLAND_IDS = {"compare-data", "compare-strings"}
+# The JSON data islands the generated views embed (scripts/views/upgrade.py compare(), the machine page's
+# scripts/views/machine/page.py): the only scripts a body holds.
+DATA_ISLAND_IDS = {"compare-data", "compare-strings", "machine-data"}
 # Python-Markdown's tables write a column's alignment as this style; nothing else may be styled inline.
 TABLE_ALIGN_STYLE = re.compile(r"^text-align:\s*(left|right|center);?$")
 

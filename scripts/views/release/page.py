@@ -42,6 +42,7 @@ class PageLinks:
     compare: str | None = None
     lifecycle: str | None = None
     compatibility: str | None = None
+    machine: str | None = None
 
 
 def render(
@@ -59,7 +60,7 @@ def render(
 
     release = catalog.by_version()[page.version]
     matrix = f"{links.compatibility}#{matrix_row_id(page.version)}" if links.compatibility else None
-    quick = quick_facts(catalog, release, lang, verdicts, matrix, links.release)
+    quick = quick_facts(catalog, release, lang, verdicts, matrix, links.release, links.machine)
     # What a reader came for first: the facts, then the install picker, then the features and the page's own text.
     header = release_header(page, quick)
     registry = provisional_section(page, verdicts[page.version], verdicts.checked, planned_releases(catalog, verdicts))

@@ -16,6 +16,8 @@ from scripts.views.release.status import release_status
 from scripts.views.words import SYSTEM_NAMES, python_summary
 
 GITHUB_NOTES = "https://github.com/pytorch/pytorch/releases/tag/v{version}.0"
+# The "your machine" page with this release chosen (docs/machine.md reads `release=` from its query).
+MACHINE_LINK = {"zh": "检查你的机器 →", "en": "Check your machine →"}
 
 
 def quick_facts(
@@ -25,10 +27,12 @@ def quick_facts(
     verdicts: Verdicts,
     matrix_href: str | None = None,
     release_href: Callable[[str], str | None] | None = None,
+    machine_href: str | None = None,
 ) -> str:
     """The answers a reader with a version question came for, first on the page: date, Python (PyPI), the CUDA of
     PyPI's default wheel, the paired torchvision/torchaudio, its status today (status.py), and links to the install
-    picker and the full release notes. `release_href(version)`: another release page's URL (the status links there)."""
+    picker, the machine page (`machine_href`, with this release chosen where it has a pip command) and the full
+    release notes. `release_href(version)`: another release page's URL (the status links there)."""
     t = UI[lang]
     page = release.pages[lang]
     provisional = bool(getattr(release, "provisional", False))
@@ -73,6 +77,9 @@ def quick_facts(
     links = ['<a class="quick-install" href="#install">' + esc(t["qf_install"]) + "</a>"]
     if matrix_href:
         links.append(f'<a href="{esc(matrix_href)}">{esc(t["qf_matrix"])}</a>')
+    if machine_href:
+        chosen = f"{machine_href}?release={release.version}" if p else machine_href
+        links.append(f'<a class="quick-machine" href="{esc(chosen)}">{esc(MACHINE_LINK[lang])}</a>')
     if version_key(release.version) >= (1, 0) and not provisional:
         links.append(f'<a href="{esc(GITHUB_NOTES.format(version=release.version))}">{esc(t["qf_notes"])}</a>')
     out = [
