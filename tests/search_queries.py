@@ -82,6 +82,13 @@ ZH = [
     ("现在支持哪些 Python 版本", ["support/", "support/#today-title", "support/#python"]),
     ("目前支持哪些 CUDA 版本", ["support/", "support/#today-title", "support/#cuda"]),
     ("怎么安装 2.0", ["releases/2.0/#install"]),
+    # "My machine": the machine page (docs/machine.md), or the release the question ends at.
+    ("GTX 1080 能用的最新 PyTorch", ["machine/"]),
+    ("驱动 470 能用哪个 PyTorch", ["machine/"]),
+    ("GLIBC_2.28 not found torch", ["machine/", "releases/2.7/"]),
+    ("Intel Mac 能装的最新 PyTorch", ["machine/", "releases/2.2/"]),
+    ("no kernel image is available for execution on the device", ["machine/"]),
+    ("conda 频道最后一个版本", ["machine/", "releases/2.5/"]),
 ]
 
 EN = [
@@ -136,6 +143,13 @@ EN = [
     ("which releases support CUDA 12.1", ["en/support/#cuda", "en/compatibility/"]),
     ("how to install pytorch 1.8", ["en/releases/1.8/#install"]),
     ("install 2.0", ["en/releases/2.0/#install"]),
+    # "My machine" (see ZH).
+    ("latest pytorch for GTX 1080", ["en/machine/"]),
+    ("which pytorch for nvidia driver 470", ["en/machine/"]),
+    ("GLIBC_2.28 not found torch", ["en/machine/", "en/releases/2.7/"]),
+    ("latest pytorch for intel mac", ["en/machine/", "en/releases/2.2/"]),
+    ("no kernel image is available for execution on the device", ["en/machine/"]),
+    ("pytorch conda channel last version", ["en/machine/", "en/releases/2.5/"]),
 ]
 
 QUERIES = [("zh", q, pages) for q, pages in ZH] + [("en", q, pages) for q, pages in EN]

@@ -37,11 +37,12 @@ def lighthouse_urls(site_dir: Path, release: str) -> dict[tuple[str, str, str], 
             "matrix": "compatibility/",
             "support": "support/",
             "topic": "topics/distributed/",
+            "machine": "machine/?os=linux-x86_64&python=3.10&gpu=6.1&driver=535",  # an answer drawn, as a link opens it
         }
     )
     urls = {}
     for page, path in types.items():
-        if not (site_dir / path / "index.html").is_file():
+        if not (site_dir / path.split("?")[0] / "index.html").is_file():
             continue
         for lang, prefix in LANG_PREFIX.items():
             urls[(page, lang, "mobile")] = prefix + path

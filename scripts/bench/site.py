@@ -18,8 +18,11 @@ Parts (each can be run alone with --only):
               Also the search index per language (search/search_index.json plus any other search/*.json).
   lighthouse  Lighthouse (node_modules/.bin/lighthouse, `npm ci`) on every page type in both languages on
               mobile (home, a release page, the longest release page, lifecycle, upgrade, matrix, support, a
-              topic), and home and the release page on desktop: the four category scores, the performance
-              metrics, and under the table every failing audit. Target: performance >= 95 on mobile.
+              topic, the machine page answering a machine), and home and the release page on desktop: the four
+              category scores, the performance metrics, and under the table every failing audit. Target:
+              performance >= 95 on mobile.
+  machine     the machine page's data island, gzipped (target <= 40 KB), and the time its script takes to redraw
+              an answer after a change, with the CPU slowed 4x (target <= 50 ms; scripts/bench/machine.py).
 
 Progress goes to stderr; stdout gets a short header (machine, versions) and one markdown table to paste
 into an issue note. Needs Debian's chromium and the test extra (playwright) for bytes and lighthouse.
@@ -46,10 +49,11 @@ from scripts.bench.lighthouse import (
     node_version_problem,
     version_of,
 )
+from scripts.bench.machine import machine_rows
 from scripts.bench.weight import index_sizes, measure_page_weights, page_urls
 from scripts.catalog.loader import load_catalog
 
-PARTS = ("build", "scale", "bytes", "lighthouse")
+PARTS = ("build", "scale", "bytes", "lighthouse", "machine")
 DEFAULT_SIZES = (24, 100, 200)
 PAGE_WEIGHT_TARGET_KB = 120
 SCALE_TARGET = (200, 60.0)  # releases, seconds
@@ -198,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 previous = (size, seconds)
 
-        if "bytes" in parts or "lighthouse" in parts:
+        if "bytes" in parts or "lighthouse" in parts or "machine" in parts:
             site_dir = args.site_dir
             if site_dir is None:
                 site_dir = work / "site"
@@ -237,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
                 notes.append(
                     f"Bytes: gzip level {GZIP_LEVEL} of each file as stored in the site dir, each distinct file once per view; the page is loaded in a fresh Chromium until the network is idle."
                 )
+            if "machine" in parts:
+                log("machine: the page's data and its redraw")
+                rows += machine_rows(site_dir)
             if "lighthouse" in parts:
                 if not lighthouse.lighthouse_available():
                     msg = f"Lighthouse skipped: {lighthouse.LIGHTHOUSE} (or node, or {CHROMIUM}) is missing; install it with `npm ci` in {ROOT}."

@@ -633,15 +633,26 @@
       return parts.join("&");
     }
 
+    /* The choice into the URL, after the answer is drawn (a history update costs as much as drawing it); only the
+     * last of several quick changes is written. */
+    var pendingUrl = null;
     function writeUrl(values) {
       var parts = values.map(function (p) { return p[0] + "=" + encodeURIComponent(p[1]); });
       if (state.release) parts.push("release=" + encodeURIComponent(state.release));
       var url = location.pathname + (parts.length ? "?" + parts.join("&") : "") + location.hash;
-      try {
-        history.replaceState(history.state, "", url);
-      } catch (error) {
-        // some file:// pages refuse it; the answer still shows
-      }
+      var first = pendingUrl === null;
+      pendingUrl = url;
+      if (!first) return;
+      setTimeout(function () {
+        var wanted = pendingUrl;
+        pendingUrl = null;
+        if (wanted === location.pathname + location.search + location.hash) return;
+        try {
+          history.replaceState(history.state, "", wanted);
+        } catch (error) {
+          // some file:// pages refuse it; the answer still shows
+        }
+      }, 0);
     }
 
     function reasonText(r, prefix) {
@@ -692,8 +703,14 @@
     }
 
     function drawAnswer(parsed) {
-      answerBox.textContent = "";
-      list.textContent = "";
+      var answerParts = document.createDocumentFragment();
+      var listParts = document.createDocumentFragment();
+      paint(parsed, answerParts, listParts);
+      answerBox.replaceChildren(answerParts);
+      list.replaceChildren(listParts);
+    }
+
+    function paint(parsed, answerBox, list) {
       if (!parsed.machine) {
         answerBox.appendChild(el("p", null, w.need_os));
         return;
