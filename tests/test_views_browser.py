@@ -82,13 +82,16 @@ def test_compatibility_notes_stay_inside_their_cell(playwright_instance, served_
 
     with browser_page(playwright_instance, viewport=viewport) as (page, log):
         page.goto(served_site + "en/compatibility/")
+        # Every row's sources open (the notes live there), as a reader opens them one by one.
+        for toggle in page.locator("#compat-table .row-sources-toggle").all():
+            toggle.click()
         outside = page.eval_on_selector_all(
             "#compat-table details.claim-note > summary",
             """summaries => summaries.filter(s => {
                 const cell = s.closest('td').getBoundingClientRect(), own = s.getBoundingClientRect();
                 const padding = parseFloat(getComputedStyle(s.closest('td')).paddingLeft);
                 return own.left < cell.left + padding - 0.5;
-            }).map(s => s.closest('tr').querySelector('th').innerText)""",
+            }).map(s => s.closest('tr').dataset.sourcesFor)""",
         )
         assert page.locator("#compat-table details.claim-note").count() > 20
         assert outside == [], f"notes pulled out of their cell in rows {outside[:5]}"

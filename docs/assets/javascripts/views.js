@@ -1,6 +1,7 @@
 /* Behaviour of the generated views; plain DOM, no network, works from file:// (offline copy).
  * - Lifecycle page: the area <select> hides the features of other areas; the choice is kept in ?area=.
- * - Compatibility page: filters rows by Python, CUDA and torchvision; kept in ?python=&cuda=&torchvision=.
+ * - Compatibility page: filters rows by Python, CUDA and torchvision; kept in ?python=&cuda=&torchvision=. Each
+ *   row's button opens its sources, a full-width row under it (the row itself keeps its layout).
  * - Upgrade page (compare): everything to watch for between two releases, from the JSON embedded in the
  *   page; mirrors scripts/views.py:upgrade_items, which the tests use as the reference.
  * Loaded, deferred, only by the pages that hold a view (overrides/main.html, page.meta.uses_views set by
@@ -46,6 +47,35 @@
     apply(false);
   }
 
+  /* A matrix row's sources: a row of their own under it (full width), opened by the row's button. */
+  function toggleOf(row) {
+    return row.querySelector(".row-sources-toggle");
+  }
+
+  function isOpen(row) {
+    var toggle = toggleOf(row);
+    return !!toggle && toggle.getAttribute("aria-expanded") === "true";
+  }
+
+  function showSources(row, open) {
+    var toggle = toggleOf(row);
+    if (!toggle) return;
+    var sources = document.getElementById(toggle.getAttribute("aria-controls"));
+    if (sources) sources.hidden = !open;
+  }
+
+  function setupCompatSources() {
+    var table = document.getElementById("compat-table");
+    if (!table) return;
+    table.addEventListener("click", function (event) {
+      var toggle = event.target.closest && event.target.closest(".row-sources-toggle");
+      if (!toggle) return;
+      var open = toggle.getAttribute("aria-expanded") !== "true";
+      toggle.setAttribute("aria-expanded", String(open));
+      showSources(toggle.closest("tr"), open);
+    });
+  }
+
   function setupCompatFilters() {
     var form = document.getElementById("compat-filters");
     if (!form) return;
@@ -53,7 +83,7 @@
     var count = document.getElementById("compat-count");
     var none = document.getElementById("compat-none");
     var selects = Array.prototype.slice.call(form.querySelectorAll("select[data-filter]"));
-    var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr"));
+    var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr.compat-row"));
     function apply(remember) {
       var shown = 0, state = {};
       rows.forEach(function (row) {
@@ -63,6 +93,7 @@
           return (" " + (row.getAttribute("data-" + select.getAttribute("data-filter")) || "") + " ").indexOf(" " + want + " ") >= 0;
         });
         row.hidden = !ok;
+        showSources(row, ok && isOpen(row));
         if (ok) shown += 1;
       });
       selects.forEach(function (select) { state[select.name] = select.value; });
@@ -246,6 +277,7 @@
 
   function setup() {
     setupLifecycleFilter();
+    setupCompatSources();
     setupCompatFilters();
     setupCompare();
   }
