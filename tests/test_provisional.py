@@ -149,6 +149,13 @@ def test_the_scaffold_writes_registry_facts_only(provisional_docs):
          "1.7.md:{line}: a provisional release's source is its PyPI page"),
         ("1.7.md", "provisional: true", "provisional: yes",
          "1.7.md:{line}: write 'provisional: true'"),
+        # The CUDA builds of download.pytorch.org may come from the release team's announcement: derived, with a note.
+        ("1.7.md", "  pypi_cuda:", '  cuda: [{stable: ["10.2"], sources: [R], evidence: derived}]\n  pypi_cuda:',
+         "1.7.md:{line}: a provisional release's cuda claim rests on PyPI ('sources: [PyPI]', 'evidence: official') or on the release team's announcement"),
+        ("1.7.md", "  pypi_cuda:", '  cuda: [{stable: ["10.2"], sources: [I], evidence: official}]\n  pypi_cuda:',
+         "1.7.md:{line}: a provisional release's cuda claim rests on PyPI ('sources: [PyPI]', 'evidence: official') or on the release team's announcement"),
+        ("1.7.md", "  pypi_cuda:", '  cuda: [{stable: ["10.2"], sources: [I], evidence: derived}]\n  pypi_cuda:',
+         "1.7.md:{line}: a provisional release's cuda claim rests on PyPI ('sources: [PyPI]', 'evidence: official') or on the release team's announcement"),
     ],
 )  # fmt: skip
 def test_a_provisional_page_refuses_what_a_registry_cannot_say(provisional_docs, file, old, new, message):

@@ -50,8 +50,11 @@ EN_ALLOWED = WORD_FIELDS + ("features", "changes", "compat_notes", "lts_note")
 # A provisional release (on PyPI, official post not available yet) carries registry facts only: nothing a post
 # would have to say. Its `features` list is not required, and these fields are refused on both pages.
 PROVISIONAL_REFUSED = ("features", "changes")
-# The only source a provisional page's compatibility claims may name.
+# The only source a provisional page's compatibility claims may name …
 PROVISIONAL_CLAIM_SOURCES = ("PyPI",)
+# … but for the CUDA builds of download.pytorch.org, which PyPI does not list: the release team's announcement on
+# GitHub (source I), as a derived fact with a note that names it, until the official post says it.
+PROVISIONAL_ANNOUNCED = {"cuda": ("I",)}
 LTS_FIELDS = ("patches", "source", "evidence", "note")
 # Words that, when the Chinese page has them, the English page must translate (and only then).
 PAIRED_WORDS = ("description", "source_note", "date_note")
@@ -263,7 +266,8 @@ def _read_lts(r: Reader, node: yaml.Node, patches: list[str]) -> dict | None:
 def _read_provisional(r: Reader, fields: dict, values: dict, version: str) -> bool | None:
     """`provisional: true`: a release known from PyPI only. Refuse every fact a registry cannot give (features
     and their labels, changes), a source other than the version's PyPI page, a date without the note that says it
-    is an upload day, and a compatibility claim that does not rest on PyPI alone."""
+    is an upload day, and a compatibility claim that does not rest on PyPI alone (the CUDA builds of
+    download.pytorch.org, which PyPI does not list, may rest on the release team's announcement: PROVISIONAL_ANNOUNCED)."""
     key, node = fields["provisional"]
     if not isinstance(node, yaml.ScalarNode) or node.value != "true":
         r.problem(
@@ -296,12 +300,22 @@ def _read_provisional(r: Reader, fields: dict, values: dict, version: str) -> bo
     compat = values.get("compat")
     for name in COMPAT_FIELDS if compat else ():
         for claim in compat.claims(name) if compat else ():
-            if claim.sources != PROVISIONAL_CLAIM_SOURCES or claim.evidence != "official":
-                r.problem(
-                    claim.line,
-                    f"a provisional release's {name} claim rests on PyPI alone: 'sources: [PyPI]' and 'evidence: official'",
-                )
-                ok = False
+            if claim.sources == PROVISIONAL_CLAIM_SOURCES and claim.evidence == "official":
+                continue
+            if name in PROVISIONAL_ANNOUNCED:
+                if claim.sources != PROVISIONAL_ANNOUNCED[name] or claim.evidence != "derived" or not claim.note:
+                    r.problem(
+                        claim.line,
+                        f"a provisional release's {name} claim rests on PyPI ('sources: [PyPI]', 'evidence: official') or "
+                        "on the release team's announcement ('sources: [I]', 'evidence: derived' and a note naming it)",
+                    )
+                    ok = False
+                continue
+            r.problem(
+                claim.line,
+                f"a provisional release's {name} claim rests on PyPI alone: 'sources: [PyPI]' and 'evidence: official'",
+            )
+            ok = False
     return True if ok else None
 
 
