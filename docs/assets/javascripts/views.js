@@ -1,5 +1,6 @@
 /* Behaviour of the generated views; plain DOM, no network, works from file:// (offline copy).
- * - Lifecycle page: the area <select> hides the features of other areas; the choice is kept in ?area=.
+ * - Lifecycle page: the area <select> hides the features of other areas (and a group left empty); the choice is
+ *   kept in ?area=.
  * - Compatibility page: filters rows by Python, CUDA and torchvision; kept in ?python=&cuda=&torchvision=. Each
  *   row's button opens its sources, a full-width row under it (the row itself keeps its layout).
  * - Upgrade page (compare): everything to watch for between two releases, from the JSON embedded in the
@@ -38,6 +39,13 @@
       list.querySelectorAll("[data-feature]").forEach(function (row) {
         row.hidden = area !== "" && row.getAttribute("data-area") !== area;
         if (!row.hidden) count += 1;
+      });
+      // A group (the journeys, the features with one label) with nothing left in the area goes with its title.
+      list.querySelectorAll("ol[data-group]").forEach(function (group) {
+        var empty = !group.querySelector("[data-feature]:not([hidden])");
+        var title = list.querySelector('[data-group-title="' + group.getAttribute("data-group") + '"]');
+        group.hidden = empty;
+        if (title) title.hidden = empty;
       });
       if (shown) shown.textContent = area ? shown.getAttribute("data-template").replace("{shown}", count) : "";
       if (remember) setQuery({ area: area });
