@@ -37,6 +37,7 @@ UI["zh"].update(
         "col_sources": "来源",
         "sources_short": "来源",
         "sources_toggle": "{version} 的各方来源",
+        "row_search_title": "PyTorch {version} 的兼容性：Python、CUDA、ROCm、C++、torchvision、torchaudio",
         "cpu_build": "CPU",
         "filter_release": "PyTorch 版本",
         "filter_platform": "Python 列按平台",
@@ -69,6 +70,7 @@ UI["en"].update(
         "col_sources": "Sources",
         "sources_short": "sources",
         "sources_toggle": "Sources for {version}",
+        "row_search_title": "PyTorch {version} compatibility: Python, CUDA, ROCm, C++, torchvision, torchaudio",
         "cpu_build": "CPU",
         "filter_release": "PyTorch release",
         "filter_platform": "Python column for",
@@ -335,7 +337,8 @@ def compat_matrix(catalog: Catalog, lang: str, href, verdicts: Verdicts) -> str:
         page = release.pages[lang]
         data = " ".join(f'data-{key}="{esc(" ".join(v))}"' for key, v in values.items())
         out.append(
-            f'<tr id="{matrix_row_id(release.version)}" class="compat-row" data-version="{esc(release.version)}" {data}>'
+            f'<tr id="{matrix_row_id(release.version)}" class="compat-row" data-version="{esc(release.version)}" {data} '
+            f'data-search-section="{esc(t["row_search_title"].format(version=release.version))}">'
         )
         tags = ""
         if getattr(release, "provisional", False):
