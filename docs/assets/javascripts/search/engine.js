@@ -645,7 +645,7 @@
       if (answer) {
         // The answer first, as a group of its own (Material heads a group with it: the link opens it there).
         var hit = result.hits.filter(function (h) { return h.index === answer.doc; })[0] ||
-          { index: answer.doc, score: 0, coverage: 1, matched: Object.create(null) };
+          { index: answer.doc, score: 0, coverage: 1, matched: Object.create(null), unmatched: true };
         var entry = item(index, hit, units, result.marks, Object.create(null), null);
         entry.location = answer.location;
         entry.title = escapeHtml(answer.title);
@@ -658,7 +658,7 @@
         // Then the release's own page, the authority on the rest of its facts.
         var at = found.findIndex(function (g) { return pageOf(g[0].location) === answer.page; });
         var own = at >= 0 ? found.splice(at, 1)[0] :
-          [item(index, { index: index.pageDocs[answer.page], score: 0, coverage: 0, matched: Object.create(null) }, units, result.marks, Object.create(null), null)];
+          [item(index, { index: index.pageDocs[answer.page], score: 0, coverage: 0, matched: Object.create(null), unmatched: true }, units, result.marks, Object.create(null), null)];
         found.unshift(own);
       }
       groups = groups.concat(found);
@@ -734,7 +734,9 @@
     var title = markup(doc[1], 0, doc[1].length, spans(doc[1], mark));
     if (otherLabel) title = '<span class="search-other-language">' + otherLabel + "</span> " + title;
     var text = doc[2] ? "<p>" + snippet(doc[2], spans(doc[2], mark)) + "</p>" : "";
-    var entry = { location: doc[0], title: title, text: text, score: h.score * (0.5 + h.coverage), terms: termsFound(units, h.matched) };
+    // An entry shown for its place, not for a match (a group's page, an answer): it claims no word "missing".
+    var terms = h.unmatched ? {} : termsFound(units, h.matched);
+    var entry = { location: doc[0], title: title, text: text, score: h.score * (0.5 + h.coverage), terms: terms };
     if (own !== undefined && h.index !== own) entry.parent = { location: index.docs[own][0], title: index.docs[own][1] };
     return entry;
   }
