@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from browser import browser_page, serve_directory
 from search_queries import QUERIES
-from search_ui import hit_at_3, page_of, result_groups, run_query, wait_for_full_index, warm_up
+from search_ui import hit_at_3, page_of, result_groups, run_query, wait_for_answer, wait_for_full_index, warm_up
 
 from scripts.views.search_index import HEAD_BUDGET
 
@@ -140,8 +140,7 @@ def test_the_full_text_arriving_leaves_the_results_on_screen_in_place(playwright
         held = []
         page.context.route(TEXT_PARTS, lambda route: held.append(route))
         page.goto(served_site + "en/")
-        run_query(page, "python 3.12")
-        page.wait_for_timeout(300)
+        run_query(page, "python 3.12")  # returns once the list answers it (the first part only: the text is held)
         before = [group[0] for group in result_groups(page)]
         assert (
             before and not page.locator(".md-search-result__article p:not(.md-search-result__terms)").count()
@@ -306,9 +305,14 @@ def test_an_input_method_composition_is_not_searched_and_its_enter_opens_nothing
         open_search(page)
         client = page.context.new_cdp_session(page)
         page.keyboard.insert_text("分布式")  # results for what was committed before
-        page.locator(".md-search-result__item").first.wait_for()
+        wait_for_answer(page, "分布式")
+        page.evaluate(  # every query the list answers from now on, in order
+            """() => { window.__answered = []; new MutationObserver(() => window.__answered.push(
+                document.documentElement.getAttribute('data-search-answered'))).observe(
+                document.documentElement, {attributes: true, attributeFilter: ['data-search-answered']}); }"""
+        )
         client.send("Input.imeSetComposition", {"text": "xunlian", "selectionStart": 7, "selectionEnd": 7})
-        page.wait_for_timeout(300)
+        page.wait_for_function("document.querySelector('.md-search__input').value === '分布式xunlian'")
         assert page.input_value(".md-search__input") == "分布式xunlian"
         assert "xunlian" not in page.inner_text(".md-search-result")  # the pinyin is not searched
         # The Enter that picks a candidate (the input method owns it: keyCode 229, isComposing).
@@ -317,7 +321,10 @@ def test_an_input_method_composition_is_not_searched_and_its_enter_opens_nothing
                 new KeyboardEvent('keydown', {key: 'Enter', code: 'Enter', keyCode: 229, isComposing: true, bubbles: true}))"""
         )
         client.send("Input.insertText", {"text": "训练"})  # the candidate is committed
-        page.wait_for_timeout(500)
+        wait_for_answer(
+            page, "分布式训练"
+        )  # searched once committed; an Enter that opened a result would be gone by now
+        assert "分布式xunlian" not in page.evaluate("window.__answered")  # answers come in order: none for the pinyin
         assert page.url == served_site  # still here: the Enter did not open the first result
         assert page.input_value(".md-search__input") == "分布式训练"
         marks = page.eval_on_selector_all(".md-search-result mark", "ms => ms.map(m => m.textContent)")

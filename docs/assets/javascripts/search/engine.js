@@ -768,7 +768,7 @@
       var groups = latest.trim() ? engine.search(latest) : [];
       if (shown && shown.query === latest) groups = keepShownOrder(shown.groups, groups);
       shown = { query: latest, groups: groups };
-      root.postMessage({ type: 3, data: { items: groups } });
+      root.postMessage({ type: 3, data: { items: groups, query: latest } });  // `query`: which input this answers
     };
     var fetchPart = function (lang, part) {
       var href = new URL(root.SEARCH_INDEX[lang][part], SCRIPT_URL).href;
@@ -806,7 +806,7 @@
         // Not while the page renders the first results: their time is the reader's.
         return text.then(function () { return new Promise(function (resolve) { root.setTimeout(resolve, OTHER_LANGUAGE_DELAY); }); });
       }).then(function () { return load(other, "text"); }).catch(function (error) {
-        if (!engine.has(own)) root.postMessage({ type: 3, data: { items: [] } });  // no answer to wait for
+        if (!engine.has(own)) root.postMessage({ type: 3, data: { items: [], query: latest } });  // no answer to wait for
         throw error;
       });
     };
