@@ -5,7 +5,8 @@ English inflections, version numbers and API names; questions in both languages 
 ignored), "latest", a typo, and facts that live in generated sections (install commands, the compatibility
 matrix, breaking changes); version questions answered by the end-of-support page and the compatibility
 matrix, not by a feature that happens to name the version; install questions answered by the release's
-install section. Pages are site-relative URLs of the reader's language; `page/#section` asks for that
+install section; a question about one release's compatibility answered by its matrix row, and an install question
+naming a compute platform by the install section with it chosen; features by the release that introduced them. Pages are site-relative URLs of the reader's language; `page/#section` asks for that
 section's own entry, shown in one of the first three result groups (tests/search_ui.py hit_at_3).
 """
 
@@ -82,6 +83,22 @@ ZH = [
     ("现在支持哪些 Python 版本", ["support/", "support/#today-title", "support/#python"]),
     ("目前支持哪些 CUDA 版本", ["support/", "support/#today-title", "support/#cuda"]),
     ("怎么安装 2.0", ["releases/2.0/#install"]),
+    # One release and a compatibility word: its row of the matrix (opened at the row); an install question naming a
+    # compute platform: the release's install section with that choice (?compute=cpu#install).
+    ("2.15 支持哪些 python", ["compatibility/#compat-2-15"]),
+    ("1.12 支持哪些 python", ["compatibility/#compat-1-12"]),
+    ("1.12 配套的 torchvision 是哪个版本", ["compatibility/#compat-1-12"]),
+    ("怎么安装 1.12 的 CPU 版本", ["releases/1.12/#install"]),
+    ("2.14 用 ROCm 怎么安装", ["releases/2.14/#install"]),
+    # Features: the release that introduced them, an API name glossed in Chinese included.
+    ("inference_mode 推理模式", ["releases/1.9/"]),
+    ("PyTorch Hub", ["releases/1.1/"]),
+    ("torch.fx 是哪个版本加入的", ["releases/1.8/"]),
+    ("命名张量", ["releases/1.3/"]),
+    ("FSDP 哪个版本加入", ["releases/1.12/"]),
+    ("torch.export 什么时候引入", ["releases/2.1/"]),
+    ("前向模式自动微分", ["releases/1.12/"]),
+    ("torch.package 模型打包", ["releases/1.9/"]),
     # "My machine": the machine page (docs/machine.md), or the release the question ends at.
     ("GTX 1080 能用的最新 PyTorch", ["machine/"]),
     ("驱动 470 能用哪个 PyTorch", ["machine/"]),
@@ -143,6 +160,21 @@ EN = [
     ("which releases support CUDA 12.1", ["en/support/#cuda", "en/compatibility/"]),
     ("how to install pytorch 1.8", ["en/releases/1.8/#install"]),
     ("install 2.0", ["en/releases/2.0/#install"]),
+    # One release and a compatibility word; an install question naming a compute platform (see ZH).
+    ("which python does 2.15 support", ["en/compatibility/#compat-2-15"]),
+    ("which python does 1.12 support", ["en/compatibility/#compat-1-12"]),
+    ("which torchvision goes with 1.12", ["en/compatibility/#compat-1-12"]),
+    ("how to install 1.12 CPU version", ["en/releases/1.12/#install"]),
+    ("install 2.14 with ROCm", ["en/releases/2.14/#install"]),
+    # Features (see ZH).
+    ("inference_mode", ["en/releases/1.9/"]),
+    ("PyTorch Hub", ["en/releases/1.1/"]),
+    ("which version added torch.fx", ["en/releases/1.8/"]),
+    ("named tensors", ["en/releases/1.3/"]),
+    ("when was FSDP added", ["en/releases/1.12/"]),
+    ("torch.export", ["en/releases/2.1/"]),
+    ("forward-mode AD", ["en/releases/1.12/"]),
+    ("CUDA graphs", ["en/releases/1.10/"]),
     # "My machine" (see ZH).
     ("latest pytorch for GTX 1080", ["en/machine/"]),
     ("which pytorch for nvidia driver 470", ["en/machine/"]),

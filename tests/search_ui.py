@@ -33,6 +33,17 @@ def type_like_a_reader(page, text: str, commit_key: bool = False) -> None:
                 page.keyboard.press("Shift")
 
 
+def wait_for_answer(page, query: str, timeout_ms: float = 60_000) -> None:
+    """Until the result list on screen answers `query` (docs/assets/javascripts/search/box.js marks the root element
+    with the query the worker answered, once Material has drawn it): an event, not a timer, so a slow machine only
+    waits longer. The deadline is a failure."""
+    page.wait_for_function(
+        "query => document.documentElement.getAttribute('data-search-answered') === query",
+        arg=query,
+        timeout=timeout_ms,
+    )
+
+
 def run_query(page, query: str, commit_key: bool = False) -> tuple[list[str], float]:
     """Type `query` into the search box; return the result links (the page's entry and sections of each
     result group, in order) and the time from the last keystroke to the result list changing, in ms."""
@@ -43,7 +54,7 @@ def run_query(page, query: str, commit_key: bool = False) -> tuple[list[str], fl
     search.fill("")
     if len(query) > 1:
         type_like_a_reader(page, query[:-1], commit_key)
-    page.wait_for_timeout(150)  # let results for the partial query arrive before timing the last key
+        wait_for_answer(page, query[:-1])  # the partial query's results are drawn before the last key is timed
     page.evaluate(
         """() => {
             const targets = [document.querySelector('.md-search-result__meta'), document.querySelector('.md-search-result__list')];
@@ -63,7 +74,7 @@ def run_query(page, query: str, commit_key: bool = False) -> tuple[list[str], fl
     )
     type_like_a_reader(page, query[-1], commit_key)
     rendered = page.evaluate("async () => (await window.__searchRendered) - window.__searchStart")
-    page.wait_for_timeout(60)
+    wait_for_answer(page, query)
     links = page.eval_on_selector_all(".md-search-result__item > a.md-search-result__link", "as => as.map(a => a.href)")
     return links, rendered
 

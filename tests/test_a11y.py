@@ -81,7 +81,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("page_type", ["compatibility", "release-with-changes", "lifecycle"])
+@pytest.mark.parametrize("page_type", ["compatibility", "release-with-changes", "lifecycle", "support"])
 def test_phone_layout_has_no_serious_violation(playwright_instance, served_site, lang, page_type):
     """The phone layouts differ (the matrix's rows become cards, a row's release link sits beside its tags):
     checked at a phone's width too, in the light scheme."""
@@ -89,3 +89,23 @@ def test_phone_layout_has_no_serious_violation(playwright_instance, served_site,
         page.goto(served_site + LANG_PREFIX[lang] + PAGE_TYPES[page_type])
         assert blocking_violations(page) == []
         log.assert_clean()
+
+
+# The views as a reader leaves them: a matrix row's sources open, the upgrade list filtered with its features open.
+OPENED = {
+    "compatibility-sources": ("compatibility/", "#compat-2-14 .row-sources-toggle"),
+    "compare-filtered": ("compare/?from=1.13&to=2.14&area=Export", '[data-group="features"] summary'),
+    "release-1-1": ("releases/1.1/#pytorch-hub", None),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("state", sorted(OPENED))
+def test_opened_views_have_no_serious_violation(scheme_page, served_site, lang, state):
+    scheme, page, log = scheme_page
+    path, click = OPENED[state]
+    open_in_scheme(page, served_site + LANG_PREFIX[lang] + path, scheme)
+    if click and page.locator(click).count():
+        page.locator(click).first.click()
+    assert blocking_violations(page) == []
+    log.assert_clean()

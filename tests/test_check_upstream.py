@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import subprocess
 import zipfile
@@ -424,7 +425,9 @@ def test_upstream_workflow_runs_the_check_weekly_and_files_an_issue():
     assert set(workflow["on"]) == {"schedule", "workflow_dispatch"}
     minute, hour, day, month, weekday = workflow["on"]["schedule"][0]["cron"].split()
     assert (day, month) == ("*", "*") and weekday.isdigit()  # once a week
-    assert workflow["permissions"]["issues"] == "write"
+    assert workflow["permissions"] == {}  # nothing at workflow level: each job names what it needs
+    (job,) = workflow["jobs"].values()
+    assert job["permissions"] == {"contents": "read", "issues": "write"}
     runs = _runs(workflow)
     assert any("make check-upstream" in run for run in runs)
     assert not any("UPDATE=1" in run for run in runs)  # CI reports; a maintainer rewrites the evidence
@@ -457,3 +460,21 @@ def test_make_check_upstream_target(extra, flag):
     )
     command = next(line for line in result.stdout.splitlines() if "scripts.checks.upstream" in line)
     assert command.rstrip().endswith("--update") is flag
+
+
+def test_every_workflow_pins_its_actions_and_grants_permissions_per_job():
+    """What zizmor (make lint) also holds: actions at a full commit SHA, no permissions at workflow level, checkouts
+    that keep no credentials; read from the files, so a workflow added later is held to it too."""
+    names = sorted(p.name for p in (ROOT / ".github" / "workflows").glob("*.yml"))
+    assert names
+    for name in names:
+        workflow = _workflow(name)
+        assert workflow.get("permissions") == {}, name
+        for job_name, job in workflow["jobs"].items():
+            assert "permissions" in job, (name, job_name)
+            for step in job.get("steps", []):
+                uses = step.get("uses")
+                if uses:
+                    assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", uses), (name, uses)
+                if uses and uses.startswith("actions/checkout@"):
+                    assert step.get("with", {}).get("persist-credentials") is False, name

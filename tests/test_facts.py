@@ -315,3 +315,20 @@ def test_the_calques_are_in_the_term_list_so_they_cannot_come_back():
     assert "尾部融合" in epilogue["avoid"]
     for version in ("2.13", "2.14"):
         assert "epilogue 融合" in body(version, "zh")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_pytorch_hub_is_on_the_1_1_page_with_its_own_post_and_no_label(catalog, lang):
+    """PyTorch Hub was announced in June 2019 by "Towards Reproducible Research with PyTorch Hub", not by the 1.1
+    post; that post names no PyTorch version and no maturity label. The page says so, links it, and names the API
+    the post shows (torch.hub.list/help/load), whose list() and help() came with 1.1."""
+    name = "1.1.md" if lang == "zh" else "1.1.en.md"
+    text = (RELEASES / name).read_text(encoding="utf-8").split("---", 2)[2]
+    section = text[text.index("{ #pytorch-hub }") :]
+    assert "https://pytorch.org/blog/towards-reproducible-research-with-pytorch-hub/" in section
+    assert "2019" in section and ("6 月" in section if lang == "zh" else "June" in section)
+    for api in ("torch.hub.list()", "torch.hub.help()", "torch.hub.load()", "hubconf.py"):
+        assert api in section, api
+    assert "https://github.com/pytorch/pytorch/pull/18758" in section
+    release = catalog.by_version()["1.1"]
+    assert all("hub" not in f.id for f in release.features), "not a feature of the 1.1 post: no label given"

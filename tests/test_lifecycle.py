@@ -73,16 +73,24 @@ def test_the_journey_reads_as_text_and_links_each_step(built_site, catalog, lang
         )
 
 
-def test_features_run_newest_first(built_site, catalog):
+def test_the_view_opens_on_journeys_then_features_with_one_label_each_newest_first(built_site, catalog):
+    """Features whose label changed across releases come first (not one release's new features), then the rest;
+    within each group, newest mention first, then newest first mention."""
     soup = soup_of(built_site, "lifecycle/")
-    newest, first = {}, {}
+    newest, first, labels = {}, {}, {}
     for release in reversed(catalog.releases):  # oldest first, so the newest release is kept last
         for feature in release.features:
             newest[feature.id] = version_key(release.version)
             first.setdefault(feature.id, version_key(release.version))
-    keys = [(newest[li["data-feature"]], first[li["data-feature"]]) for li in _features(soup)]
-    assert keys == sorted(keys, reverse=True), "newest mention first, then newest first mention"
-    assert keys[0][0] == version_key(next(r.version for r in catalog.releases if r.features))
+            labels.setdefault(feature.id, []).append(feature.maturity)
+    changed = {fid for fid, seen in labels.items() if any(a != b for a, b in zip(seen, seen[1:], strict=False))}
+    order = [li["data-feature"] for li in _features(soup)]
+    assert order[: len(changed)] and set(order[: len(changed)]) == changed, "the journeys open the view"
+    assert [li["data-feature"] for li in soup.select('ol[data-group="journeys"] > li')] == order[: len(changed)]
+    for part in (order[: len(changed)], order[len(changed) :]):
+        keys = [(newest[fid], first[fid]) for fid in part]
+        assert keys == sorted(keys, reverse=True), "newest mention first, then newest first mention"
+    assert str(len(changed)) in soup.select_one("h2#journeys").get_text()
 
 
 def test_nothing_drawn_is_empty(built_site, catalog):

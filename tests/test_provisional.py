@@ -182,6 +182,14 @@ def test_the_scaffold_writes_registry_facts_only(provisional_docs):
          "1.7.md:{line}: a provisional release's source is its PyPI page"),
         ("1.7.md", "provisional: true", "provisional: yes",
          "1.7.md:{line}: write 'provisional: true'"),
+        # The CUDA builds of download.pytorch.org may come from an official document (the release team's announcement,
+        # I): official, or derived with a note saying why; never a third party's word.
+        ("1.7.md", "  pypi_cuda:", '  cuda: [{stable: ["10.2"], sources: [R], evidence: derived}]\n  pypi_cuda:',
+         "1.7.md:{line}: a provisional release's cuda claim rests on PyPI or an official document only"),
+        ("1.7.md", "  pypi_cuda:", '  cuda: [{stable: ["10.2"], sources: [X], evidence: official}]\n  pypi_cuda:',
+         "1.7.md:{line}: a provisional release's cuda claim rests on PyPI or an official document only"),
+        ("1.7.md", "  pypi_cuda:", '  cuda: [{stable: ["10.2"], sources: [I], evidence: derived}]\n  pypi_cuda:',
+         "1.7.md:{line}: a provisional release's cuda claim rests on PyPI or an official document only"),
     ],
 )  # fmt: skip
 def test_a_provisional_page_refuses_what_a_registry_cannot_say(provisional_docs, file, old, new, message):

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from browser import browser_page, serve_directory
 from search_queries import QUERIES
-from search_ui import hit_at_3, page_of, result_groups, run_query, wait_for_full_index, warm_up
+from search_ui import hit_at_3, page_of, result_groups, run_query, wait_for_answer, wait_for_full_index, warm_up
 
 from scripts.views.search_index import HEAD_BUDGET
 
@@ -140,8 +140,7 @@ def test_the_full_text_arriving_leaves_the_results_on_screen_in_place(playwright
         held = []
         page.context.route(TEXT_PARTS, lambda route: held.append(route))
         page.goto(served_site + "en/")
-        run_query(page, "python 3.12")
-        page.wait_for_timeout(300)
+        run_query(page, "python 3.12")  # returns once the list answers it (the first part only: the text is held)
         before = [group[0] for group in result_groups(page)]
         assert (
             before and not page.locator(".md-search-result__article p:not(.md-search-result__terms)").count()
@@ -306,9 +305,14 @@ def test_an_input_method_composition_is_not_searched_and_its_enter_opens_nothing
         open_search(page)
         client = page.context.new_cdp_session(page)
         page.keyboard.insert_text("分布式")  # results for what was committed before
-        page.locator(".md-search-result__item").first.wait_for()
+        wait_for_answer(page, "分布式")
+        page.evaluate(  # every query the list answers from now on, in order
+            """() => { window.__answered = []; new MutationObserver(() => window.__answered.push(
+                document.documentElement.getAttribute('data-search-answered'))).observe(
+                document.documentElement, {attributes: true, attributeFilter: ['data-search-answered']}); }"""
+        )
         client.send("Input.imeSetComposition", {"text": "xunlian", "selectionStart": 7, "selectionEnd": 7})
-        page.wait_for_timeout(300)
+        page.wait_for_function("document.querySelector('.md-search__input').value === '分布式xunlian'")
         assert page.input_value(".md-search__input") == "分布式xunlian"
         assert "xunlian" not in page.inner_text(".md-search-result")  # the pinyin is not searched
         # The Enter that picks a candidate (the input method owns it: keyCode 229, isComposing).
@@ -317,9 +321,73 @@ def test_an_input_method_composition_is_not_searched_and_its_enter_opens_nothing
                 new KeyboardEvent('keydown', {key: 'Enter', code: 'Enter', keyCode: 229, isComposing: true, bubbles: true}))"""
         )
         client.send("Input.insertText", {"text": "训练"})  # the candidate is committed
-        page.wait_for_timeout(500)
+        wait_for_answer(
+            page, "分布式训练"
+        )  # searched once committed; an Enter that opened a result would be gone by now
+        assert "分布式xunlian" not in page.evaluate("window.__answered")  # answers come in order: none for the pinyin
         assert page.url == served_site  # still here: the Enter did not open the first result
         assert page.input_value(".md-search__input") == "分布式训练"
         marks = page.eval_on_selector_all(".md-search-result mark", "ms => ms.map(m => m.textContent)")
         assert "分布式训练" in marks  # the committed text was searched
+        log.assert_clean()
+
+
+# --- questions about one release: the matrix row, the install section with the reader's platform ----------------
+
+
+@pytest.mark.parametrize(
+    "lang, query, row",
+    [
+        ("en", "which python does 2.15 support", "compat-2-15"),
+        ("zh", "2.15 支持哪些 python", "compat-2-15"),
+        ("en", "which python does 1.12 support", "compat-1-12"),
+        ("zh", "1.12 支持哪些 python", "compat-1-12"),
+    ],
+)
+def test_a_compatibility_question_opens_the_matrix_at_the_releases_row(
+    playwright_instance, served_site, lang, query, row
+):
+    """The first result is the release's row of the matrix; following it lands on that row, not the matrix's top."""
+    with browser_page(playwright_instance, viewport={"width": 1280, "height": 900}) as (page, log):
+        page.goto(served_site + HOME[lang])
+        warm_up(page, query)
+        links, _ = run_query(page, query)
+        first = urlparse(links[0])
+        assert page_of(links[0], served_site) == f"{PREFIX[lang]}compatibility/" and first.fragment == row, links[:3]
+        assert page_of(links[1], served_site) == f"{PREFIX[lang]}releases/{row[7:].replace('-', '.')}/", links[:3]
+        with page.expect_navigation():
+            page.locator(".md-search-result__item a.md-search-result__link").first.click()
+        page.wait_for_load_state("load")
+        box = page.locator(f"#{row}").bounding_box()
+        assert box is not None and 0 <= box["y"] < 300, box
+        log.assert_clean()
+
+
+@pytest.mark.parametrize(
+    "lang, query, compute",
+    [
+        ("zh", "怎么安装 1.12 的 CPU 版本", "cpu"),
+        ("en", "how to install 1.12 CPU version", "cpu"),
+        ("en", "install 1.12 cu116", "cuda-11.6"),
+    ],
+)
+def test_an_install_question_naming_a_platform_opens_the_install_section_with_it(
+    playwright_instance, served_site, lang, query, compute
+):
+    """releases/1.12/?compute=cpu#install: the picker's value in the query (the picker reads ?compute=), the
+    install section at the top of the screen."""
+    with browser_page(playwright_instance, viewport={"width": 390, "height": 844}) as (page, log):
+        page.goto(served_site + HOME[lang])
+        warm_up(page, query)
+        links, _ = run_query(page, query)
+        first = urlparse(links[0])
+        assert page_of(links[0], served_site) == f"{PREFIX[lang]}releases/1.12/" and first.fragment == "install"
+        assert parse_qs(first.query)["compute"] == [compute], links[0]
+        with page.expect_navigation():
+            page.locator(".md-search-result__item a.md-search-result__link").first.click()
+        page.wait_for_load_state("load")
+        values = page.eval_on_selector_all("input[name=compute]", "inputs => inputs.map(i => i.value)")
+        assert compute in values
+        heading = page.locator("#install").bounding_box()
+        assert heading is not None and 0 <= heading["y"] < 150, heading
         log.assert_clean()

@@ -13,6 +13,7 @@ from scripts.catalog.history import feature_history
 from scripts.views.search_index import (
     FLAG_INSTALL,
     FLAG_INTRODUCES,
+    FLAG_RELEASE_ROW,
     FLAG_SUPPORT,
     HEAD_BUDGET,
     Document,
@@ -20,6 +21,7 @@ from scripts.views.search_index import (
     decode_postings,
     encode_postings,
     index_script,
+    install_choices,
     is_head_token,
     page_documents,
     page_sections,
@@ -261,3 +263,54 @@ def test_each_index_offers_the_upgrade_view_of_its_language_for_every_release(bu
         assert "{from}" in upgrade["title"] and "{to}" in upgrade["text"]
     zh = json.loads((built_site / "search" / "index.zh.json").read_text(encoding="utf-8"))["upgrade"]
     assert zh["title"].startswith("升级") and upgrade["title"].startswith("Upgrade")
+
+
+# --- a release's matrix row and install choices -----------------------------------------------------------------
+
+MATRIX = """<h1>兼容性矩阵</h1><p>每个版本一行。</p><table><tbody>
+<tr id="compat-2-15" class="compat-row" data-search-section="PyTorch 2.15 的兼容性：Python、CUDA"><th>2.15</th><td>3.11–3.15</td>
+<td><button type="button">来源</button></td></tr>
+<tr class="compat-sources-row" hidden><td colspan="9">PyPI · torch 2.15.0</td></tr>
+<tr id="compat-2-14" data-search-section="PyTorch 2.14 的兼容性"><th>2.14</th><td>3.10–3.14</td></tr>
+</tbody></table><p>表后的说明。</p>"""
+
+
+def test_an_element_with_a_search_section_title_is_a_section_of_its_own():
+    sections = page_sections(MATRIX)
+    assert sections == [
+        (None, "兼容性矩阵", "每个版本一行。 PyPI · torch 2.15.0 表后的说明。"),
+        ("compat-2-15", "PyTorch 2.15 的兼容性：Python、CUDA", "2.15 3.11–3.15"),
+        ("compat-2-14", "PyTorch 2.14 的兼容性", "2.14 3.10–3.14"),
+    ]
+    docs = page_documents(MATRIX, "compatibility/", "x", section_flags={"compat-2-15": FLAG_RELEASE_ROW}, page_flags=4)
+    assert [d.flags for d in docs] == [4, 4 | FLAG_RELEASE_ROW, 4]
+
+
+def test_install_choices_are_the_pickers_compute_values():
+    page = (
+        '<input type="radio" id="a" name="os" value="linux"><input type="radio" name="compute" id="b" value="default">'
+        '<input value="cuda-11.8" name="compute" type="radio"><input type="radio" name="compute" value="cpu">'
+        '<input type="radio" name="compute" value="cpu">'
+    )
+    assert install_choices(page) == ["default", "cuda-11.8", "cpu"]
+
+
+def test_the_first_part_knows_the_releases_and_their_install_choices():
+    index = build_index(SPLIT_DOCS, "zh", None, ["2.0", "1.13"], {"2.0": ["default", "cpu", "cuda-11.8"]})
+    head = split_index(index)["head"]
+    assert head["releases"] == ["2.0", "1.13"] and head["install"] == {"2.0": ["default", "cpu", "cuda-11.8"]}
+
+
+def test_the_build_gives_each_release_its_matrix_row_and_install_choices(built_site, catalog):
+    from scripts.views.matrix import matrix_row_id
+
+    for lang, prefix in (("zh", ""), ("en", "en/")):
+        index = load_index(built_site, lang)
+        docs = {d[0]: d for d in index["docs"]}
+        assert index["releases"] == [r.version for r in catalog.releases]
+        for release in catalog.releases:
+            row = docs[f"{prefix}compatibility/#{matrix_row_id(release.version)}"]
+            assert row[4] & FLAG_RELEASE_ROW and release.version in row[1], row[:2]
+            assert row[2].startswith(release.version)  # the row's own text, its cells
+        assert index["install"]["1.12"][:2] == ["default", "cpu"] and "cuda-11.6" in index["install"]["1.12"]
+        assert "cuda-13.0" in index["install"]["2.15"]

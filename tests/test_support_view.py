@@ -1,5 +1,6 @@
-"""The support page (scripts/views/support.py, support_chart.py; scripts/verdicts/support.py): today's summary, support ranges with their dates, a chart with one
-bar per row of each table, the LTS line with its source. The ranges follow the verdicts (PyPI's wheels), so a
+"""The support page (scripts/views/support.py, support_chart.py; scripts/verdicts/support.py): today's summary,
+support ranges with their dates, a chart with one bar per row of each table and every fact of it in words, the LTS
+line with its source. The ranges follow the verdicts (PyPI's wheels), so a
 table's claim that PyPI contradicts is not shown as "another source"."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from scripts.verdicts.support import support_ranges
 from scripts.views.support import support_timeline
 
 LANG_PREFIX = {"zh": "", "en": "en/"}
-SVG_ELEMENTS = {"svg", "g", "rect", "line", "path", "polyline", "circle", "text", "tspan", "title", "desc"}
+SVG_ELEMENTS = {"svg", "g", "rect", "line", "path", "polyline", "circle"}
 
 
 @pytest.fixture(scope="module")
@@ -60,9 +61,28 @@ def test_a_source_pypi_contradicts_is_not_shown_as_disputed(catalog, evidence):
                 assert python_verdict(release, evidence).source != PYPI, (row.value, release.version)
 
 
-def test_a_provisional_release_cannot_end_a_cuda_version(catalog, evidence):
+def test_the_provisional_release_ships_the_cuda_builds_its_announcement_names(catalog, evidence):
+    """2.15 is provisional: PyPI gives its default build (13.2), the release team's announcement on GitHub (a claim
+    of the catalog, source I) the download.pytorch.org builds (13.0, 13.2; 12.6 removed). CUDA 13.0 is still
+    supported, not drawn as ended; 12.6 ended with 2.14."""
     newest = catalog.releases[0]
     assert newest.provisional, "the newest release is the provisional 2.15"
+    assert newest.compat.versions("cuda") == ["13.0", "13.2"]
+    assert [c.sources for c in newest.compat.claims("cuda")] == [("I",)]
+    cuda = _ranges(catalog, evidence, "cuda")
+    assert cuda["13.0"].current and cuda["13.2"].current and not cuda["13.0"].unknown
+    assert (cuda["12.6"].last.version, cuda["12.6"].current, cuda["12.6"].unknown) == ("2.14", False, False)
+
+
+def test_a_provisional_release_without_cuda_claims_cannot_end_a_cuda_version(catalog, evidence):
+    """Without the announcement, 2.15 knows only its PyPI wheel's CUDA: the others are "not known yet", not ended."""
+    import copy
+    from dataclasses import replace
+
+    catalog = copy.deepcopy(catalog)
+    newest = catalog.releases[0]
+    for page in newest.pages.values():
+        page.compat = replace(page.compat, cuda=())
     cuda = _ranges(catalog, evidence, "cuda")
     pypi_cuda = newest.compat.versions("pypi_cuda", patch=newest.patches[-1])[0]
     assert cuda[pypi_cuda].current
@@ -86,16 +106,14 @@ def test_every_row_has_its_bar_in_order_of_time(built_site, catalog, lang):
     soup = soup_of(built_site, f"{LANG_PREFIX[lang]}support/")
     for field in ("python", "cuda"):
         rows = soup.select(f"#support-{field} tbody tr")
-        svg = soup.select_one(f"#support-chart-{field}")
-        bars = svg.select(".support-chart-row")
+        bars = soup.select(f"#support-chart-{field} > li.support-chart-row")
         assert rows and len(rows) == len(bars)
         for row, bar in zip(rows, bars, strict=True):
             value = row[f"data-{field}"]
             assert bar["id"] == f"support-bar-{field}-{value.replace('.', '-')}"
-            assert bar.select_one("text").get_text() == value
-            assert value in bar.select_one("title").get_text()
+            assert bar.select_one(".support-chart-label").get_text() == row.th.get_text()
             state = row["data-state"]
-            assert f"support-bar-{state}" in bar.select_one("rect")["class"]
+            assert bar["data-state"] == state and f"support-bar-{state}" in bar.select_one("rect")["class"]
         # A bar starts further right the later its first release: x follows the first release's date.
         starts = sorted(
             (row.select("td")[0].select_one("time")["datetime"], float(bar.select_one("rect")["x"]))
@@ -105,19 +123,44 @@ def test_every_row_has_its_bar_in_order_of_time(built_site, catalog, lang):
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_chart_is_static_svg_with_a_text_alternative(built_site, lang):
+def test_every_fact_of_the_chart_is_in_its_words(built_site, catalog, verdicts, lang):
+    """No fact only in a tooltip: beside each bar, in text, the first and the last release with their dates and
+    where support stands; the drawing itself is decoration (no text, no script, no style attribute)."""
+    soup = soup_of(built_site, f"{LANG_PREFIX[lang]}support/")
+    by_version = catalog.by_version()
+    state_words = {
+        "zh": {"ended": "已停止支持", "current": "至今仍支持", "unknown": "尚不清楚"},
+        "en": {"ended": "ended", "current": "still supported", "unknown": "not known yet"},
+    }[lang]
+    for field in ("python", "cuda"):
+        for row in soup.select(f"#support-{field} tbody tr"):
+            bar = soup.select_one(f"#support-bar-{field}-{row[f'data-{field}'].replace('.', '-')}")
+            words = bar.select_one(".support-chart-span").get_text()
+            first = by_version[row["data-first"]]
+            last = catalog.releases[0] if row["data-state"] == "current" else by_version[row["data-last"]]
+            for release in (first, last):
+                assert f"{release.version} (" in words.replace("（", " (") and release.date_iso in words, words
+            assert state_words[row["data-state"]] in bar.select_one(".support-chart-state").get_text()
+            svg = bar.select_one("svg")
+            assert svg["aria-hidden"] == "true" and not svg.find_all(["text", "title", "script"])
+            assert not bar.find_all(attrs={"style": True}) and {e.name for e in svg.find_all(True)} <= SVG_ELEMENTS
+        figure = soup.select_one(f"#chart-{field}")
+        legend = figure.select_one("figcaption .support-chart-legend").get_text()
+        assert verdicts.checked in legend, "the marker's day is named, as the day PyPI was checked"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_each_row_marks_the_day_pypi_was_checked_on_the_shared_axis(built_site, catalog, verdicts, lang):
     soup = soup_of(built_site, f"{LANG_PREFIX[lang]}support/")
     for field in ("python", "cuda"):
-        svg = soup.select_one(f"#support-chart-{field}")
-        assert svg["role"] == "img" and svg["viewbox"].startswith("0 0 ")  # html.parser lowercases attribute names
-        labelled = svg["aria-labelledby"].split()
-        assert [soup.find(id=i).name for i in labelled] == ["title", "desc"]
-        desc = soup.find(id=labelled[1]).get_text()
-        for row in soup.select(f"#support-{field} tbody tr"):
-            assert row.th.get_text() in desc  # every row is in the text alternative
-        assert {e.name for e in svg.find_all(True)} | {"svg"} <= SVG_ELEMENTS
-        assert not svg.find_all(attrs={"style": True}) and not svg.find_all("script")
-        assert svg.find_parent("figure").select_one("figcaption .support-chart-legend li")
+        marks = {float(line["x1"]) for line in soup.select(f"#support-chart-{field} line.support-chart-checked")}
+        assert len(marks) == 1, "one day, at the same place on every row"
+        newest_end = max(
+            float(r["x"]) + float(r["width"]) for r in soup.select(f"#support-chart-{field} rect.support-bar-current")
+        )
+        assert newest_end <= marks.pop() <= 1000, "PyPI was checked after the newest release"
+        years = [int(y.get_text()) for y in soup.select(f"#chart-{field} .support-chart-year")]
+        assert years == list(range(years[0], int(verdicts.checked[:4]) + 1))
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -151,8 +194,9 @@ def test_today_summary(built_site, catalog, evidence, lang):
     assert today.select_one(".support-today-newest .provisional-mark") is not None
     python = today.select_one(".support-today-python dd").get_text()
     assert "3.11–3.15" in python and "3.14t" in python and "3.10" not in python
-    assert "13.2" in today.select_one(".support-today-cuda dd").get_text()
-    assert "Python 3.10" in today.select_one(".support-today-dropped dd").get_text()
+    assert today.select_one(".support-today-cuda dd").get_text() == "13.0, 13.2"
+    dropped = today.select_one(".support-today-dropped dd").get_text()
+    assert "Python 3.10" in dropped and "CUDA 12.6" in dropped
     plan = today.select_one(".support-today-next .release-plan")
     planned = catalog.releases[0].next_release
     assert plan["data-version"] == planned.version == "2.16"
@@ -172,7 +216,7 @@ def test_the_lts_line_is_on_the_support_page_with_its_source(built_site, lang):
 
 def test_the_view_reads_no_clock(catalog, verdicts):
     """Dates come from the catalog: the view is the same whatever day it is built, and names no day that is
-    not a release date, a plan date or the evidence's date."""
+    not a release date, a plan date or the evidence's date (the chart's marker)."""
 
     def href(page, anchor=None):
         return page.url
@@ -182,7 +226,8 @@ def test_the_view_reads_no_clock(catalog, verdicts):
     assert html == support_timeline(catalog, "en", href, verdicts)
     days = set(re.findall(r"\b20\d\d-\d\d-\d\d\b", html))
     plan = catalog.releases[0].next_release
-    known = {r.date_iso for r in catalog.releases} | ({plan.date_iso} if plan else set())
+    known = {r.date_iso for r in catalog.releases} | ({plan.date_iso} if plan else set()) | {verdicts.checked}
+    assert verdicts.checked in days
     assert days <= known, days - known
 
 
@@ -192,20 +237,26 @@ def test_the_view_reads_no_clock(catalog, verdicts):
     "viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 900}], ids=["phone", "desktop"]
 )
 def test_the_chart_is_legible_on_a_phone_and_a_desktop(playwright_instance, served_site, lang, viewport):
-    """Scaled by its viewBox, the chart fits the screen and its labels stay at least 10 CSS px tall; the page does
-    not scroll sideways because of it."""
+    """Every word of the chart (versions, years, releases and dates, the legend) is drawn at 12 CSS px or more, its
+    bars are as wide as the column allows, and the page does not scroll sideways because of it."""
     from browser import browser_page
 
     with browser_page(playwright_instance, viewport=viewport) as (page, log):
         page.goto(f"{served_site}{LANG_PREFIX[lang]}support/")
         for field in ("python", "cuda"):
-            svg = page.locator(f"#support-chart-{field}")
-            box = svg.bounding_box()
-            assert box["width"] <= viewport["width"] and box["width"] >= 0.8 * min(viewport["width"] - 32, 560), box
-            heights = page.eval_on_selector_all(
-                f"#support-chart-{field} .support-chart-label",
-                "labels => labels.map(l => l.getBoundingClientRect().height)",
+            sizes = page.eval_on_selector_all(
+                f"#chart-{field} :is(.support-chart-label, .support-chart-span, .support-chart-year, figcaption li)",
+                "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))",
             )
-            assert heights and min(heights) >= 10, heights
+            assert len(sizes) > 20 and min(sizes) >= 12, sorted(sizes)[:3]
+            track = page.locator(f"#chart-{field} svg.support-chart-track").first.bounding_box()
+            column = page.locator(f"#chart-{field}").bounding_box()
+            assert track["height"] >= 12 and track["width"] >= 0.6 * column["width"], (track, column)
+            # The words of a row stay inside the chart's column.
+            right = page.eval_on_selector_all(
+                f"#chart-{field} .support-chart-span",
+                "els => Math.max(...els.map(e => e.getBoundingClientRect().right))",
+            )
+            assert right <= column["x"] + column["width"] + 1
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        assert log.foreign_requests == []
+        log.assert_clean()

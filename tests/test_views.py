@@ -201,6 +201,23 @@ def test_release_changes_reference_logic(catalog):
     assert release_changes(catalog, "1.6", "1.6", "en") == []
 
 
+def test_every_change_has_one_area_for_the_upgrade_filter(catalog):
+    from scripts.catalog.model import AREAS
+    from scripts.views.upgrade import change_area, feature_areas
+
+    areas = feature_areas(catalog)
+    found = {(r.version, c.id): change_area(r, c, areas) for r in catalog.releases for c in r.changes}
+    assert set(found.values()) <= set(AREAS) and len(set(found.values())) >= 8
+    assert found[("2.6", "weights-only-default")] == "Frontend"
+    assert found[("2.11", "onnx-fallback-removed")] == "Export"
+    assert found[("2.12", "torchrun-free-port")] == "Distributed"
+    assert found[("2.14", "profiler-use-cuda-removed")] == "Profiler"
+    assert found[("2.13", "cpp-cxx20-headers")] == "C++"
+    assert found[("2.10", "torchscript-deprecated")] == "JIT"
+    assert all(found[(r.version, c.id)] == "Platform" for r in catalog.releases for c in r.changes
+               if c.category == "dropped-platform")  # fmt: skip
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("lang, pair", [("zh", ("1.4", "1.9")), ("en", ("1.8", "2.0"))])
 def test_upgrade_page_lists_the_same_feature_changes(playwright_instance, served_site, catalog, lang, pair):
@@ -214,7 +231,8 @@ def test_upgrade_page_lists_the_same_feature_changes(playwright_instance, served
         )
         expected = [[c["id"], c["version"]] for c in release_changes(catalog, pair[0], pair[1], lang)]
         assert rows == expected and rows
-        # The links lead to the feature's section on its release page.
+        # The links lead to the feature's section on its release page (the features are folded: one click).
+        page.click('#compare-result [data-group="features"] summary')
         first = page.locator('#compare-result [data-group="features"] li a').first
         with page.expect_navigation():
             first.click()

@@ -82,13 +82,16 @@ def test_compatibility_notes_stay_inside_their_cell(playwright_instance, served_
 
     with browser_page(playwright_instance, viewport=viewport) as (page, log):
         page.goto(served_site + "en/compatibility/")
+        # Every row's sources open (the notes live there), as a reader opens them one by one.
+        for toggle in page.locator("#compat-table .row-sources-toggle").all():
+            toggle.click()
         outside = page.eval_on_selector_all(
             "#compat-table details.claim-note > summary",
             """summaries => summaries.filter(s => {
                 const cell = s.closest('td').getBoundingClientRect(), own = s.getBoundingClientRect();
                 const padding = parseFloat(getComputedStyle(s.closest('td')).paddingLeft);
                 return own.left < cell.left + padding - 0.5;
-            }).map(s => s.closest('tr').querySelector('th').innerText)""",
+            }).map(s => s.closest('tr').dataset.sourcesFor)""",
         )
         assert page.locator("#compat-table details.claim-note").count() > 20
         assert outside == [], f"notes pulled out of their cell in rows {outside[:5]}"
@@ -317,4 +320,106 @@ def test_the_upgrade_list_drawn_after_load_does_not_push_the_footer_in_view(play
         for route in held:
             route.continue_()
         page.wait_for_function("document.querySelector('#compare-result').childElementCount > 0")
+        log.assert_clean()
+
+
+# --- the upgrade view: breaking first, an area filter and a search box -----------------------------------------
+
+UPGRADE_ORDER = ["defaults", "errors", "breaking", "platforms", "deprecations", "features"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_upgrade_view_leads_with_what_breaks(playwright_instance, served_site, lang):
+    """1.13 → 2.14: changed defaults, removals and other breaking changes come before the deprecations, and the
+    features added or relabeled are folded at the end; torch.load's weights_only default change is on the first
+    phone screen of the result."""
+    from browser import browser_page
+
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/?from=1.13&to=2.14")
+        page.wait_for_selector("#compare-result[data-count]")
+        groups = page.eval_on_selector_all("#compare-result [data-group]", "s => s.map(e => e.dataset.group)")
+        assert groups == UPGRADE_ORDER
+        assert page.eval_on_selector('[data-group="features"] details', "d => !d.open"), "features are folded"
+        page.eval_on_selector("#compare-result", "e => e.scrollIntoView()")
+        item = page.locator('#compare-result li[data-id="weights-only-default"]').bounding_box()
+        assert item is not None and 0 <= item["y"] and item["y"] + item["height"] <= PHONE["height"], item
+        log.assert_clean()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_area_filter_counts_each_area_and_keeps_its_choice_in_the_address(
+    playwright_instance, served_site, catalog, lang
+):
+    from browser import browser_page
+
+    expected = upgrade_items(catalog, "1.13", "2.14", lang)
+    per_area: dict[str, int] = {}
+    for items in expected.values():
+        for item in items:
+            per_area[item["area"]] = per_area.get(item["area"], 0) + 1
+    with browser_page(playwright_instance, viewport=DESKTOP) as (page, log):
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/?from=1.13&to=2.14")
+        page.wait_for_selector("#compare-result[data-count]")
+        page.evaluate("window.__samePage = true")
+        options = page.eval_on_selector_all("#compare-area option", "os => os.map(o => [o.value, o.textContent])")
+        for value, text in options:
+            count = sum(per_area.values()) if not value else per_area.get(value, 0)
+            assert re.search(rf"[（(]{count}[)）]$", text), (value, text)
+        page.select_option("#compare-area", "Export")
+        shown = page.eval_on_selector_all(
+            "#compare-result li.upgrade-item:not([hidden])", "lis => lis.map(li => [li.dataset.version, li.dataset.id])"
+        )
+        want = [[i["version"], i["id"]] for g in UPGRADE_ORDER for i in expected[g] if i["area"] == "Export"]
+        assert shown == want and len(shown) == per_area["Export"]
+        assert page.url.endswith("?from=1.13&to=2.14&area=Export")
+        assert page.evaluate("window.__samePage === true"), "filtered without reloading"
+        page.reload()
+        page.wait_for_selector("#compare-result[data-count]")
+        assert page.eval_on_selector("#compare-area", "s => s.value") == "Export"
+        assert page.locator("#compare-result li.upgrade-item:not([hidden])").count() == per_area["Export"]
+        log.assert_clean()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_search_box_narrows_the_list_and_the_address_keeps_it(playwright_instance, served_site, lang):
+    from browser import browser_page
+
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/?from=1.13&to=2.14")
+        page.wait_for_selector("#compare-result[data-count]")
+        page.evaluate("window.__samePage = true")
+        page.fill("#compare-q", "torch.load")
+        texts = page.eval_on_selector_all(
+            "#compare-result li.upgrade-item:not([hidden])", "lis => lis.map(li => [li.dataset.id, li.textContent])"
+        )
+        assert texts and all("torch.load" in text for _, text in texts), texts
+        assert "weights-only-default" in [item_id for item_id, _ in texts]
+        assert page.url.endswith("?from=1.13&to=2.14&q=torch.load")
+        assert page.evaluate("window.__samePage === true")
+        page.fill("#compare-q", "no-such-word-anywhere")
+        assert page.locator("#compare-none").is_visible()
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/?from=1.13&to=2.14&q=onnx")
+        page.wait_for_selector("#compare-result[data-count]")
+        assert page.eval_on_selector("#compare-q", "i => i.value") == "onnx"
+        shown = page.locator("#compare-result li.upgrade-item:not([hidden])")
+        assert shown.count() > 3 and all("onnx" in t.lower() for t in shown.all_text_contents())
+        log.assert_clean()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_upgrade_view_says_its_provenance_once(playwright_instance, served_site, catalog, lang):
+    """The meaning of ◆ is said once above the list, not after each of the items it marks."""
+    from browser import browser_page
+
+    from scripts.catalog.model import EVIDENCE
+
+    with browser_page(playwright_instance, viewport=DESKTOP) as (page, log):
+        page.goto(f"{served_site}{LANG_PREFIX[lang]}compare/?from=1.13&to=2.14")
+        page.wait_for_selector("#compare-result[data-count]")
+        text = page.inner_text(".md-content article")
+        marked = page.locator("#compare-result .evidence").count()
+        assert marked > 10
+        for kind in ("copy", "derived"):
+            assert text.count(EVIDENCE[kind][lang]) == 1, kind
         log.assert_clean()

@@ -16,8 +16,10 @@ lists a feature (feature ids, scripts/catalog/history.py), so it ranks above lat
 answers to its version, and the newest release's to "latest", "newest" and 最新; other pages to the words
 of their address. Which documents answer a kind of question: a release's `#install` section (FLAG_INSTALL,
 for "how to install 1.8"), every document of the end-of-support page and the compatibility matrix
-(FLAG_SUPPORT, for "which version supports Python 3.12"). And the upgrade view's address, so that
-"upgrade 1.13 to 2.0" offers it with both filled in.
+(FLAG_SUPPORT, for "which version supports Python 3.12"); a release's row of the matrix (FLAG_RELEASE_ROW, for
+"which python does 2.15 support", opened at the row). The releases' versions and each release's install choices
+(the picker's compute values), so that "install 1.12 CPU" opens `releases/1.12/?compute=cpu#install`. And the
+upgrade view's address, so that "upgrade 1.13 to 2.0" offers it with both filled in.
 """
 
 import re
@@ -32,14 +34,17 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from scripts.catalog.history import feature_history  # noqa: E402
 from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
-from scripts.views.search_index import (
+from scripts.views.matrix import matrix_row_id  # noqa: E402
+from scripts.views.search_index import (  # noqa: E402
     FLAG_INSTALL,
+    FLAG_RELEASE_ROW,
     FLAG_SUPPORT,
     PARTS,
     build_index,
     index_file,
     index_json,
     index_script,
+    install_choices,
     page_documents,
     script_key,
     split_index,
@@ -50,6 +55,8 @@ from scripts.views.upgrade import UI  # noqa: E402  (the upgrade view's search_u
 UPGRADE_VIEW_SOURCE = re.compile(r"^compare(?:\.[a-z]{2})?\.md$")
 # The pages that answer "which releases support Python 3.12 / CUDA 12.1": every document of them.
 SUPPORT_SOURCE = re.compile(r"^(?:support|compatibility)(?:\.[a-z]{2})?\.md$")
+# The compatibility matrix, whose rows are sections of their own (FLAG_RELEASE_ROW: "which python does 2.15 support").
+MATRIX_SOURCE = re.compile(r"^compatibility(?:\.[a-z]{2})?\.md$")
 # A release page's install box (scripts/views/release/install.py), the answer to "how to install 1.8".
 INSTALL_SECTION = "install"
 RELEASE_SOURCE = re.compile(r"^releases/(\d+(?:\.\d+)+)(?:\.[a-z]{2})?\.md$")
@@ -62,7 +69,14 @@ NOT_ADDRESS_WORDS = re.compile(
     rf"^({'|'.join(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)})/|(index)?\.html$"
 )
 
-_build: dict[str, Any] = {"docs": [], "introduces": {}, "newest": None, "versions": [], "upgrade_url": None}
+_build: dict[str, Any] = {
+    "docs": [],
+    "introduces": {},
+    "newest": None,
+    "versions": [],
+    "upgrade_url": None,
+    "install": {},
+}
 
 
 def on_config(config):
@@ -77,6 +91,7 @@ def on_config(config):
         newest=catalog.releases[0].version if catalog.releases else None,
         versions=[release.version for release in catalog.releases],
         upgrade_url=None,
+        install={},
     )
     return config
 
@@ -118,13 +133,20 @@ def on_page_context(context, page, config, nav):
     version = release.group(1) if release else None
     if UPGRADE_VIEW_SOURCE.match(page.file.src_uri):
         _build["upgrade_url"] = page.url
+    if version:
+        _build["install"][version] = install_choices(page.content or "")
+    section_flags = None
+    if version:
+        section_flags = {INSTALL_SECTION: FLAG_INSTALL}
+    elif MATRIX_SOURCE.match(page.file.src_uri):
+        section_flags = {matrix_row_id(v): FLAG_RELEASE_ROW for v in _build["versions"]}
     _build["docs"] += page_documents(
         page.content or "",
         page.url,
         unescape_title(page.title),
         introduces=_build["introduces"].get(version, set()),
         keywords=release_keywords(version, _build["newest"]) if version else address_keywords(page.url),
-        section_flags={INSTALL_SECTION: FLAG_INSTALL} if version else None,
+        section_flags=section_flags,
         page_flags=FLAG_SUPPORT if SUPPORT_SOURCE.match(page.file.src_uri) else 0,
     )
     page.meta["search"] = {**search, "exclude": True}  # Material's index: config only (see above)
@@ -135,7 +157,8 @@ def on_post_build(config):
     # Runs before static-i18n (-100) starts the next language's build, which resets the documents.
     lang = config.theme["language"]
     offline = bool(config.extra.get("offline"))
-    parts = split_index(build_index(_build["docs"], lang, upgrade_shortcut(lang)))
+    index = build_index(_build["docs"], lang, upgrade_shortcut(lang), _build["versions"], _build["install"])
+    parts = split_index(index)
     for part in PARTS:
         target = Path(config.site_dir) / index_file(lang, offline, part)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -79,6 +79,11 @@ SOURCES: dict[str, dict[str, str]] = {
         "en": "version pins in third-party projects (corroboration)",
         "url": "",
     },
+    "I": {
+        "zh": "PyTorch 发布团队在 GitHub 上的 issue 与 PR（例如某一版本的 CUDA 支持矩阵 RFC；说明中写明编号）",
+        "en": "the PyTorch release team's issues and pull requests on GitHub (such as a release's CUDA support matrix RFC; the note names them)",
+        "url": "",
+    },
 }
 EVIDENCE_KEYS = ("official", "copy", "derived")
 

@@ -53,8 +53,10 @@ EN_ALLOWED = WORD_FIELDS + ("features", "changes", "compat_notes", "lts_note", "
 # would have to say. Its `features` list is not required, and these fields are refused on both pages.
 PROVISIONAL_REFUSED = ("features", "changes")
 # The sources a provisional page's compatibility claims may name: PyPI itself, or an official document that speaks of
-# future releases too (torchaudio's docs: 2.11 works with every later PyTorch); never a post, which does not exist yet.
-PROVISIONAL_CLAIM_SOURCES = ("PyPI", "A", "V", "R", "P")
+# future releases too (torchaudio's docs: 2.11 works with every later PyTorch; the release team's announcement on
+# GitHub, source I, of the CUDA builds download.pytorch.org serves, which PyPI does not list); never a post, which
+# does not exist yet. Official, or derived with a note that says why.
+PROVISIONAL_CLAIM_SOURCES = ("PyPI", "A", "V", "R", "P", "I")
 LTS_FIELDS = ("patches", "source", "evidence", "note")
 ANNOUNCED_FIELDS = ("id", "text", "source", "evidence")
 NEXT_RELEASE_FIELDS = ("version", "date", "source", "evidence")
@@ -322,7 +324,8 @@ def _read_next_release(r: Reader, node: yaml.Node, version: str) -> dict | None:
 def _read_provisional(r: Reader, fields: dict, values: dict, version: str) -> bool | None:
     """`provisional: true`: a release known from PyPI only. Refuse every fact a registry cannot give (features
     and their labels, changes), a source other than the version's PyPI page, a date without the note that says it
-    is an upload day, and a compatibility claim that does not rest on PyPI alone."""
+    is an upload day, and a compatibility claim that rests on anything but PyPI or an official document
+    (PROVISIONAL_CLAIM_SOURCES)."""
     key, node = fields["provisional"]
     if not isinstance(node, yaml.ScalarNode) or node.value != "true":
         r.problem(
@@ -355,10 +358,12 @@ def _read_provisional(r: Reader, fields: dict, values: dict, version: str) -> bo
     compat = values.get("compat")
     for name in COMPAT_FIELDS if compat else ():
         for claim in compat.claims(name) if compat else ():
-            if not set(claim.sources) <= set(PROVISIONAL_CLAIM_SOURCES) or claim.evidence != "official":
+            if not set(claim.sources) <= set(PROVISIONAL_CLAIM_SOURCES) or not (
+                claim.evidence == "official" or (claim.evidence == "derived" and claim.note)
+            ):
                 r.problem(
                     claim.line,
-                    f"a provisional release's {name} claim rests on PyPI or an official document only: sources among {', '.join(PROVISIONAL_CLAIM_SOURCES)}, 'evidence: official'",
+                    f"a provisional release's {name} claim rests on PyPI or an official document only: sources among {', '.join(PROVISIONAL_CLAIM_SOURCES)}, 'evidence: official' (or 'derived' with a note saying why)",
                 )
                 ok = False
     return True if ok else None

@@ -21,6 +21,8 @@ UI: dict[str, dict[str, str]] = {
         "all_areas": "全部领域",
         "lifecycle_count": "共 {features} 项特性，跨 {releases} 个版本。",
         "lifecycle_shown": "显示 {shown} 项特性",
+        "lifecycle_journeys": "标签有过变化的特性（{count}）",
+        "lifecycle_one_label": "标签没有变过的特性（{count}）",
         "topic_intro": "{area}领域在各版本中的特性，最新版本在前（共 {releases} 个版本、{features} 项）。",
         "topic_empty": "暂无版本在这个领域标注特性。",
     },
@@ -32,6 +34,8 @@ UI: dict[str, dict[str, str]] = {
         "all_areas": "All areas",
         "lifecycle_count": "{features} features across {releases} releases.",
         "lifecycle_shown": "Showing {shown} features",
+        "lifecycle_journeys": "Features whose label changed ({count})",
+        "lifecycle_one_label": "Features with one label so far ({count})",
         "topic_intro": "Features in the {area} area, release by release, newest first ({releases} releases, {features} features).",
         "topic_empty": "No release lists a feature in this area yet.",
     },
@@ -89,16 +93,33 @@ def _section_link(href, pages: dict, feature_id: str):
     return lambda version: href(pages[version], feature_id)
 
 
+def _feature_item(row: dict, versions: list[str], link, lang: str) -> str:
+    t = UI[lang]
+    newest = max(row["cells"], key=version_key)
+    return (
+        f'<li class="lifecycle-feature" id="feature-{esc(row["id"])}" data-area="{esc(row["area"])}" data-feature="{esc(row["id"])}">'
+        f'<p class="lifecycle-name"><a href="{esc(link(newest))}">{esc(row["name"])}</a> <span class="lifecycle-area">{esc(AREAS[row["area"]][lang])}</span></p>'
+        f"{lifecycle_strip(row, versions)}"
+        f'<p class="lifecycle-journey"><span class="visually-hidden">{esc(t["lifecycle_journey"])}{t["colon"]}</span>{journey_html(row["steps"], lang, link)}</p>'
+        "</li>"
+    )
+
+
 def lifecycle(catalog: Catalog, lang: str, href) -> str:
-    """Every feature, newest first, with its label journey in words and drawn on a release axis shared by
-    all features (in the manner of caniuse's support tables): no grid of mostly empty release columns, no
-    sideways scrolling. The area filter (views.js) is kept in the URL (?area=Compiler)."""
+    """Every feature with its label journey in words and drawn on a release axis shared by all features (in the
+    manner of caniuse's support tables): no grid of mostly empty release columns, no sideways scrolling. The view
+    opens on the journeys (features whose label changed across releases), then the features with one label so far;
+    each group newest first. The area filter (views.js) is kept in the URL (?area=Compiler)."""
     t = UI[lang]
     rows = feature_history(catalog, lang)
     releases = catalog.releases  # newest first
     versions = [r.version for r in reversed(releases)]  # the axis runs oldest → newest
     pages = {r.version: r.pages[lang] for r in releases}
     areas = [a for a in AREAS if any(r["area"] == a for r in rows)]
+    groups = {
+        "journeys": [r for r in rows if len(r["steps"]) > 1],
+        "one-label": [r for r in rows if len(r["steps"]) == 1],
+    }
     out = [
         f'<p class="lifecycle-count">{esc(t["lifecycle_count"].format(features=len(rows), releases=len(releases)))} '
         f'<span id="lifecycle-shown" data-template="{esc(t["lifecycle_shown"])}"></span></p>',
@@ -108,24 +129,16 @@ def lifecycle(catalog: Catalog, lang: str, href) -> str:
         f'<option value="">{esc(t["all_areas"])}</option>',
     ]
     out += [f'<option value="{esc(area)}">{esc(AREAS[area][lang])}</option>' for area in areas]
-    out += [
-        "</select>",
-        "</div>",
-        '<div class="lifecycle" id="lifecycle-list">',
-        lifecycle_axis(versions, lang),
-        '<ol class="lifecycle-features">',
-    ]
-    for row in rows:
-        newest = max(row["cells"], key=version_key)
-        link = _section_link(href, pages, row["id"])
-        out.append(
-            f'<li class="lifecycle-feature" id="feature-{esc(row["id"])}" data-area="{esc(row["area"])}" data-feature="{esc(row["id"])}">'
-            f'<p class="lifecycle-name"><a href="{esc(link(newest))}">{esc(row["name"])}</a> <span class="lifecycle-area">{esc(AREAS[row["area"]][lang])}</span></p>'
-            f"{lifecycle_strip(row, versions)}"
-            f'<p class="lifecycle-journey"><span class="visually-hidden">{esc(t["lifecycle_journey"])}{t["colon"]}</span>{journey_html(row["steps"], lang, link)}</p>'
-            "</li>"
-        )
-    out += ["</ol>", "</div>", ""]
+    out += ["</select>", "</div>", '<div class="lifecycle" id="lifecycle-list">', lifecycle_axis(versions, lang)]
+    for group, members in groups.items():
+        if not members:
+            continue
+        title = t["lifecycle_journeys" if group == "journeys" else "lifecycle_one_label"].format(count=len(members))
+        out.append(f'<h2 class="lifecycle-group-title" id="{group}" data-group-title="{group}">{esc(title)}</h2>')
+        out.append(f'<ol class="lifecycle-features" data-group="{group}">')
+        out += [_feature_item(row, versions, _section_link(href, pages, row["id"]), lang) for row in members]
+        out.append("</ol>")
+    out += ["</div>", ""]
     return "\n".join(out)
 
 

@@ -36,6 +36,8 @@ UI["zh"].update(
         "col_build": "PyPI 默认构建",
         "col_sources": "来源",
         "sources_short": "来源",
+        "sources_toggle": "{version} 的各方来源",
+        "row_search_title": "PyTorch {version} 的兼容性：Python、CUDA、ROCm、C++、torchvision、torchaudio",
         "cpu_build": "CPU",
         "filter_release": "PyTorch 版本",
         "filter_platform": "Python 列按平台",
@@ -67,6 +69,8 @@ UI["en"].update(
         "col_build": "PyPI default build",
         "col_sources": "Sources",
         "sources_short": "sources",
+        "sources_toggle": "Sources for {version}",
+        "row_search_title": "PyTorch {version} compatibility: Python, CUDA, ROCm, C++, torchvision, torchaudio",
         "cpu_build": "CPU",
         "filter_release": "PyTorch release",
         "filter_platform": "Python column for",
@@ -136,7 +140,7 @@ def _scope(claim: Claim) -> str:
 def claims_cell(release: Release, field: str, lang: str) -> str:
     """Every claim of a field: the first per scope as the value, disagreeing ones marked ⚠ with their sources."""
     t = UI[lang]
-    compat = release.compat
+    compat = release.pages[lang].compat  # the facts with this language's note texts
     claims = compat.claims(field) if compat else ()
     if compat is None or not claims:
         return f'<span class="gap" title="{esc(t["gap_title"])}">{t["gap"]}</span>'
@@ -246,20 +250,45 @@ def _build_cell(release: Release, verdict: ReleaseVerdict, lang: str) -> str:
     return f'<span class="verdict-value">{esc("CUDA " + cuda if cuda else UI[lang]["cpu_build"])}</span>'
 
 
-def _sources_details(release: Release, verdict: ReleaseVerdict, lang: str) -> str:
-    """Every source's claim for the row, folded: one click away from the verdicts."""
+def _sources_list(release: Release, verdict: ReleaseVerdict, lang: str) -> str:
+    """Every source's claim for the row: a <dl> of field -> claims, PyPI's wheels last; "" when there is none."""
     t = UI[lang]
     items = []
+    compat = release.pages[lang].compat
     for field in COLUMNS:
-        if release.compat and release.compat.claims(field):
+        if compat and compat.claims(field):
             items.append(f"<dt>{esc(t['col_' + field])}</dt><dd>{claims_cell(release, field, lang)}</dd>")
     if verdict.wheels and verdict.patch:
         wheels = "; ".join(f"{p}: {python_summary(v)}" for p, v in verdict.wheels)
         items.append(f"<dt>PyPI · torch {esc(verdict.patch)}</dt><dd>{esc(wheels)}</dd>")
-    if not items:
-        return ""
+    return f'<dl class="row-sources-list">{"".join(items)}</dl>' if items else ""
+
+
+def sources_row_id(version: str) -> str:
+    return f"{matrix_row_id(version)}-sources"
+
+
+def _sources_toggle(release: Release, lang: str, has_sources: bool) -> str:
+    """The row's last cell: a button that opens the sources row below it (views.js); without script the
+    sources rows are shown open (CSS, `.no-js`), so the button is only drawn where it works."""
+    if not has_sources:
+        return f'<td data-label="{esc(UI[lang]["col_sources"])}" class="row-sources-cell"></td>'
+    target = sources_row_id(release.version)
+    label = UI[lang]["sources_toggle"].format(version=release.version)
     return (
-        f'<details class="row-sources"><summary>{esc(t["sources_short"])}</summary><dl>{"".join(items)}</dl></details>'
+        f'<td data-label="{esc(UI[lang]["col_sources"])}" class="row-sources-cell">'
+        f'<button type="button" class="row-sources-toggle" aria-expanded="false" aria-controls="{target}" '
+        f'aria-label="{esc(label)}">{esc(UI[lang]["sources_short"])}</button></td>'
+    )
+
+
+def _sources_row(release: Release, sources: str) -> str:
+    """The sources of a row, as a row of their own under it: full width (one cell spanning every column), so
+    opening them never reflows the verdicts above. Hidden until its button opens it."""
+    span = len(MATRIX_ORDER) + 2
+    return (
+        f'<tr class="compat-sources-row" id="{sources_row_id(release.version)}" '
+        f'data-sources-for="{esc(release.version)}" hidden><td colspan="{span}">{sources}</td></tr>'
     )
 
 
@@ -301,13 +330,16 @@ def compat_matrix(catalog: Catalog, lang: str, href, verdicts: Verdicts) -> str:
         "<thead><tr>",
     ]
     out.append(f'<th scope="col">{esc(t["col_release"])}</th>')
-    out += [f'<th scope="col">{esc(t["col_" + col])}</th>' for col in MATRIX_ORDER]
+    out += [f'<th scope="col" class="col-{col}">{esc(t["col_" + col])}</th>' for col in MATRIX_ORDER]
     out.append(f'<th scope="col">{esc(t["col_sources"])}</th>')
     out.append("</tr></thead><tbody>")
     for release, values in rows:
         page = release.pages[lang]
         data = " ".join(f'data-{key}="{esc(" ".join(v))}"' for key, v in values.items())
-        out.append(f'<tr id="{matrix_row_id(release.version)}" data-version="{esc(release.version)}" {data}>')
+        out.append(
+            f'<tr id="{matrix_row_id(release.version)}" class="compat-row" data-version="{esc(release.version)}" {data} '
+            f'data-search-section="{esc(t["row_search_title"].format(version=release.version))}">'
+        )
         tags = ""
         if getattr(release, "provisional", False):
             tags += f' <span class="row-tag row-provisional">{esc(t["provisional"])}</span>'
@@ -330,10 +362,11 @@ def compat_matrix(catalog: Catalog, lang: str, href, verdicts: Verdicts) -> str:
             else:
                 cell = _values_verdict(release, col, lang)
             out.append(f'<td data-label="{esc(t["col_" + col])}">{cell}</td>')
-        out.append(
-            f'<td data-label="{esc(t["col_sources"])}" class="row-sources-cell">{_sources_details(release, verdict, lang)}</td>'
-        )
+        sources = _sources_list(release, verdict, lang)
+        out.append(_sources_toggle(release, lang, bool(sources)))
         out.append("</tr>")
+        if sources:
+            out.append(_sources_row(release, sources))
     out += ["</tbody></table>"]
     out.append(f'<p class="compat-key">{esc(t["matrix_key"])}</p>')
     if verdicts.checked is not None:

@@ -64,6 +64,7 @@ VERSION_RANGE = re.compile(r"(?<![\d.])(\d+)\.(\d+)\s*[–—]\s*(\d+)\.(\d+)(?!
 FLAG_INTRODUCES = 1  # the section of the release that first lists a feature: ranks above later mentions
 FLAG_INSTALL = 2  # a release's install section: first for "how to install 1.8", "安装 1.8"
 FLAG_SUPPORT = 4  # the pages that answer "which releases support Python X / CUDA Y" (support, matrix)
+FLAG_RELEASE_ROW = 8  # a release's row of the compatibility matrix: first for "which python does 2.15 support"
 
 # A posting's value: count in the text (capped) * 4 + 2 if in the keywords + 1 if in the title. The engine
 # turns it into a weight with the document's token count (the 4th field of a document), as it does for the
@@ -186,7 +187,12 @@ def _text(chunk: str) -> str:
 def _wanted_attributes(tag: str, source: str) -> dict[str, str]:
     """The attributes that matter here (id of a heading, exclusion markers); most tags (code highlighting
     spans) have none of them, and parsing every attribute list would double the time."""
-    if tag in HEADINGS or "data-search-exclude" in source or any(name in source for name in SKIP_CLASSES):
+    if (
+        tag in HEADINGS
+        or "data-search-exclude" in source
+        or "data-search-section" in source
+        or any(name in source for name in SKIP_CLASSES)
+    ):
         return _attributes(source)
     return {}
 
@@ -251,6 +257,12 @@ def page_sections(page_html: str) -> list[tuple[str | None, str, str]]:
             continue
         if tag == "h1" and len(sections) == 1 and not page.title and not "".join(page.text).strip():
             heading = page  # the page's first heading, before any text, titles the page (id or not)
+        elif "data-search-section" in attributes and attributes.get("id"):
+            # An element that is a section by itself (a matrix row): titled by the attribute, ending with the element.
+            section = _Section(attributes["id"], len(stack) + 1)
+            section.title.append(attributes["data-search-section"])
+            sections.append(section)
+            current.append(section)
         elif tag in HEADINGS and attributes.get("id"):
             heading = _Section(attributes["id"], len(stack))
             sections.append(heading)
@@ -326,10 +338,20 @@ def encode_postings(postings: list[tuple[int, int]]) -> str:
     return ",".join(out)
 
 
-def build_index(docs: list[Document], lang: str, upgrade: dict | None = None) -> dict:
+def build_index(
+    docs: list[Document],
+    lang: str,
+    upgrade: dict | None = None,
+    releases: list[str] | None = None,
+    install: dict[str, list[str]] | None = None,
+) -> dict:
     """One language's index: its documents ([location, title, text, token count, flags, keywords]) and the
     postings of every Latin token. `upgrade`: the upgrade view's {location, title, text, versions}, offered
-    first for a query that names two of `versions` and an upgrade ({from} and {to} in title and text)."""
+    first for a query that names two of `versions` and an upgrade ({from} and {to} in title and text).
+    `releases`: the release versions, which a question such as "which python does 2.15 support" names (its
+    answer is the release's matrix row, FLAG_RELEASE_ROW); `install`: per release, the compute platforms of its
+    install picker (the picker's `compute` values: default, cpu, cuda-11.8, rocm-6.2 …), so that "install 1.12
+    CPU" opens the install section with that choice (`?compute=cpu#install`)."""
     postings: dict[str, list[tuple[int, int]]] = {}
     entries = []
     for i, doc in enumerate(docs):
@@ -355,6 +377,10 @@ def build_index(docs: list[Document], lang: str, upgrade: dict | None = None) ->
     }
     if upgrade:
         index["upgrade"] = upgrade
+    if releases:
+        index["releases"] = releases
+    if install:
+        index["install"] = install
     return index
 
 
@@ -412,8 +438,9 @@ def split_index(index: dict) -> dict[str, dict]:
         "tokens": head_tokens,
         "postings": head_postings,
     }
-    if "upgrade" in index:
-        head["upgrade"] = index["upgrade"]
+    for key in ("upgrade", "releases", "install"):
+        if key in index:
+            head[key] = index[key]
     text = {
         "version": index["version"],
         "lang": index["lang"],
@@ -424,6 +451,19 @@ def split_index(index: dict) -> dict[str, dict]:
         "postings": index["postings"],
     }
     return {"head": head, "text": text}
+
+
+INPUT = re.compile(r"<input\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
+
+
+def install_choices(page_html: str) -> list[str]:
+    """The compute platforms a release page's install picker offers (its radio buttons' values), in order."""
+    choices = []
+    for match in INPUT.finditer(page_html):
+        attributes = _attributes(match.group(1))
+        if attributes.get("name") == "compute" and attributes.get("value"):
+            choices.append(attributes["value"])
+    return list(dict.fromkeys(choices))
 
 
 def index_file(lang: str, offline: bool, part: str = "head") -> str:

@@ -315,7 +315,7 @@ def support_timeline(catalog: Catalog, lang: str, href, verdicts: Verdicts) -> s
         blocks += [
             f'<h2 id="{field}">{esc(t[field])}</h2>',
             f"<p>{esc(t[field + '_intro'].format(disputed=disputed).strip())}</p>",
-            support_chart(catalog, field, ranges, lang),
+            support_chart(catalog, field, ranges, lang, verdicts.checked),
             support_table(catalog, field, ranges, lang, href),
         ]
     blocks += [lts_section(catalog, lang, href), platforms_section(catalog, lang, href), cadence_section(catalog, lang)]

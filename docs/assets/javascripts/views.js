@@ -1,8 +1,11 @@
 /* Behaviour of the generated views; plain DOM, no network, works from file:// (offline copy).
- * - Lifecycle page: the area <select> hides the features of other areas; the choice is kept in ?area=.
- * - Compatibility page: filters rows by Python, CUDA and torchvision; kept in ?python=&cuda=&torchvision=.
+ * - Lifecycle page: the area <select> hides the features of other areas (and a group left empty); the choice is
+ *   kept in ?area=.
+ * - Compatibility page: filters rows by Python, CUDA and torchvision; kept in ?python=&cuda=&torchvision=. Each
+ *   row's button opens its sources, a full-width row under it (the row itself keeps its layout).
  * - Upgrade page (compare): everything to watch for between two releases, from the JSON embedded in the
- *   page; mirrors scripts/views.py:upgrade_items, which the tests use as the reference.
+ *   page, breaking first; mirrors scripts/views/upgrade.py:upgrade_items, which the tests use as the reference.
+ *   An area filter (counted per area) and a search box narrow it; kept in ?from=&to=&area=&q=.
  * Loaded, deferred, only by the pages that hold a view (overrides/main.html, page.meta.uses_views set by
  * overrides/hooks/generated_views.py); what every page needs is in every-page.js.
  * View state lives in the query, not the fragment: a fragment would name an element that does not exist. */
@@ -37,6 +40,13 @@
         row.hidden = area !== "" && row.getAttribute("data-area") !== area;
         if (!row.hidden) count += 1;
       });
+      // A group (the journeys, the features with one label) with nothing left in the area goes with its title.
+      list.querySelectorAll("ol[data-group]").forEach(function (group) {
+        var empty = !group.querySelector("[data-feature]:not([hidden])");
+        var title = list.querySelector('[data-group-title="' + group.getAttribute("data-group") + '"]');
+        group.hidden = empty;
+        if (title) title.hidden = empty;
+      });
       if (shown) shown.textContent = area ? shown.getAttribute("data-template").replace("{shown}", count) : "";
       if (remember) setQuery({ area: area });
     }
@@ -46,6 +56,35 @@
     apply(false);
   }
 
+  /* A matrix row's sources: a row of their own under it (full width), opened by the row's button. */
+  function toggleOf(row) {
+    return row.querySelector(".row-sources-toggle");
+  }
+
+  function isOpen(row) {
+    var toggle = toggleOf(row);
+    return !!toggle && toggle.getAttribute("aria-expanded") === "true";
+  }
+
+  function showSources(row, open) {
+    var toggle = toggleOf(row);
+    if (!toggle) return;
+    var sources = document.getElementById(toggle.getAttribute("aria-controls"));
+    if (sources) sources.hidden = !open;
+  }
+
+  function setupCompatSources() {
+    var table = document.getElementById("compat-table");
+    if (!table) return;
+    table.addEventListener("click", function (event) {
+      var toggle = event.target.closest && event.target.closest(".row-sources-toggle");
+      if (!toggle) return;
+      var open = toggle.getAttribute("aria-expanded") !== "true";
+      toggle.setAttribute("aria-expanded", String(open));
+      showSources(toggle.closest("tr"), open);
+    });
+  }
+
   function setupCompatFilters() {
     var form = document.getElementById("compat-filters");
     if (!form) return;
@@ -53,7 +92,7 @@
     var count = document.getElementById("compat-count");
     var none = document.getElementById("compat-none");
     var selects = Array.prototype.slice.call(form.querySelectorAll("select[data-filter]"));
-    var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr"));
+    var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr.compat-row"));
     function apply(remember) {
       var shown = 0, state = {};
       rows.forEach(function (row) {
@@ -63,6 +102,7 @@
           return (" " + (row.getAttribute("data-" + select.getAttribute("data-filter")) || "") + " ").indexOf(" " + want + " ") >= 0;
         });
         row.hidden = !ok;
+        showSources(row, ok && isOpen(row));
         if (ok) shown += 1;
       });
       selects.forEach(function (select) { state[select.name] = select.value; });
@@ -83,7 +123,9 @@
 
   // --- upgrade view -----------------------------------------------------------------------------------
 
-  var GROUPS = ["errors", "breaking", "defaults", "deprecations", "platforms", "features"];
+  /* Breaking first (scripts/views/upgrade.py GROUPS): what changes under working code, what stops it, what only
+   * warns; the features added or relabeled last, folded. */
+  var GROUPS = ["defaults", "errors", "breaking", "platforms", "deprecations", "features"];
 
   function versionKey(v) {
     return v.split(".").map(function (p) { return parseInt(p, 10); });
@@ -97,7 +139,7 @@
     return false;
   }
 
-  /* The twin of scripts/views.py:upgrade_items. */
+  /* The twin of scripts/views/upgrade.py:upgrade_items. */
   function upgradeItems(releases, from, to) {
     var lo = before(to, from) ? to : from, hi = before(to, from) ? from : to;
     var groups = {};
@@ -131,6 +173,43 @@
     return '<span class="maturity maturity-' + maturity.toLowerCase() + '" data-maturity="' + maturity + '">' + label + "</span>";
   }
 
+  function areaOf(item) {
+    return (item.change || item.drop || item.feature).area;
+  }
+
+  /* One item of the list: its release, its kind, its words; data-area and its text for the filters. */
+  function itemNode(item, text, labels) {
+    var li = el("li", "upgrade-item");
+    li.setAttribute("data-version", item.release.version);
+    li.setAttribute("data-area", areaOf(item));
+    var link = document.createElement("a");
+    link.className = "upgrade-version";
+    link.textContent = item.release.version;
+    if (item.change) {
+      li.setAttribute("data-id", item.change.id);
+      link.href = item.release.url + "#" + item.change.anchor;
+      li.appendChild(link);
+      li.appendChild(el("span", "change-category category-" + item.change.category)).textContent = item.change.label;
+      li.appendChild(el("span", "upgrade-text", item.change.html + item.change.evidence));
+      if (item.change.note) li.appendChild(el("span", "upgrade-note")).textContent = item.change.note;
+    } else if (item.drop) {
+      li.setAttribute("data-id", item.drop.id);
+      link.href = item.release.url + "#" + item.drop.anchor;
+      li.appendChild(link);
+      li.appendChild(el("span", "change-category category-" + item.drop.category)).textContent = item.drop.label;
+      li.appendChild(el("span", "upgrade-text", item.drop.html));
+    } else {
+      li.setAttribute("data-id", item.feature.id);
+      link.href = item.release.url + "#" + item.feature.id;
+      li.appendChild(link);
+      var change = item.from === undefined ? text.feature_new + " " : badge(item.from, labels[item.from] || item.from) + " → ";
+      li.appendChild(el("span", "upgrade-text", item.feature.name + " · " + change + badge(item.feature.maturity, item.feature.label)));
+      li.appendChild(el("span", "upgrade-note")).textContent = item.feature.area_label;
+    }
+    li.setAttribute("data-search", (li.textContent + " " + (item.change || item.drop || item.feature).id).toLowerCase());
+    return li;
+  }
+
   function setupCompare() {
     var form = document.getElementById("compare-form");
     if (!form) return;
@@ -140,8 +219,10 @@
     releases.forEach(function (r) { r.features.forEach(function (f) { labels[f.maturity] = f.label; }); });
     var known = releases.map(function (r) { return r.version; });
     var from = document.getElementById("compare-from"), to = document.getElementById("compare-to");
+    var area = document.getElementById("compare-area"), search = document.getElementById("compare-q");
     var result = document.getElementById("compare-result");
     var message = document.getElementById("compare-message");
+    var none = document.getElementById("compare-none");
 
     function show(note) {
       message.textContent = note || "";
@@ -163,10 +244,40 @@
       });
     }
 
+    /* Area and words: hide what does not match, say how many each group shows, count each area of the range. */
+    function applyFilters(remember) {
+      var wantArea = area.value, words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var perArea = {}, all = 0, shownAll = 0, filtered = !!(wantArea || words.length);
+      result.querySelectorAll(".upgrade-group").forEach(function (section) {
+        var shown = 0, items = section.querySelectorAll("li.upgrade-item");
+        items.forEach(function (li) {
+          var itemArea = li.getAttribute("data-area"), haystack = li.getAttribute("data-search");
+          var byWords = words.every(function (w) { return haystack.indexOf(w) >= 0; });
+          if (byWords) { perArea[itemArea] = (perArea[itemArea] || 0) + 1; all += 1; }
+          var ok = byWords && (!wantArea || itemArea === wantArea);
+          li.hidden = !ok;
+          if (ok) shown += 1;
+        });
+        shownAll += shown;
+        section.hidden = shown === 0;
+        var count = section.querySelector(".upgrade-count");
+        count.textContent = (filtered ? text.group_count_filtered : text.group_count).replace("{shown}", shown).replace("{total}", items.length);
+        var details = section.querySelector("details");
+        if (details && words.length && shown) details.open = true;
+      });
+      Array.prototype.forEach.call(area.options, function (option) {
+        var name = option.value ? text.areas[option.value] : null;
+        option.textContent = name ? text.filter_area_count.replace("{area}", name).replace("{count}", perArea[option.value] || 0)
+          : text.filter_all_areas.replace("{count}", all);
+      });
+      none.hidden = !(filtered && shownAll === 0 && result.querySelector(".upgrade-group"));
+      if (remember) setQuery({ from: from.value, to: to.value, area: wantArea, q: search.value.trim() });
+    }
+
     function render(remember) {
       result.textContent = "";
       result.removeAttribute("data-count");
-      if (from.value === to.value) { show(text.compare_same); result.setAttribute("data-count", "0"); return; }
+      if (from.value === to.value) { show(text.compare_same); result.setAttribute("data-count", "0"); none.hidden = true; return; }
       show("");
       var groups = upgradeItems(releases, from.value, to.value);
       var total = 0;
@@ -175,10 +286,10 @@
         var lo = before(to.value, from.value) ? to.value : from.value, hi = before(to.value, from.value) ? from.value : to.value;
         return before(lo, r.version) && !before(hi, r.version);
       });
-      var summary = text.compare_summary.replace("{from_}", from.value).replace("{to}", to.value).replace("{count}", inRange.length).replace("{items}", total);
+      var summary = text.compare_summary.replace("{from_}", from.value).replace("{to}", to.value).replace("{count}", inRange.length)
+        .replace("{items}", total - groups.features.length).replace("{features}", groups.features.length);
       if (before(to.value, from.value)) summary += text.compare_reverse;
       result.appendChild(el("p", "compare-summary")).textContent = summary;
-      appendReleaseNotes(inRange);
       var empty = [];
       GROUPS.forEach(function (g) {
         if (!groups[g].length) { empty.push(text["group_" + g]); return; }
@@ -186,46 +297,29 @@
         section.setAttribute("data-group", g);
         var heading = el("h2", "upgrade-group-title");
         heading.id = "upgrade-" + g;
-        heading.textContent = text["group_" + g] + " (" + groups[g].length + ")";
-        section.appendChild(heading);
-        {
-          var list = el("ul", "upgrade-list");
-          groups[g].forEach(function (item) {
-            var li = el("li", "upgrade-item");
-            li.setAttribute("data-version", item.release.version);
-            var link = document.createElement("a");
-            link.className = "upgrade-version";
-            link.textContent = item.release.version;
-            if (item.change) {
-              li.setAttribute("data-id", item.change.id);
-              link.href = item.release.url + "#" + item.change.anchor;
-              li.appendChild(link);
-              li.appendChild(el("span", "change-category category-" + item.change.category)).textContent = item.change.label;
-              li.appendChild(el("span", "upgrade-text", item.change.html + item.change.evidence));
-              if (item.change.note) li.appendChild(el("span", "upgrade-note")).textContent = item.change.note;
-            } else if (item.drop) {
-              li.setAttribute("data-id", item.drop.id);
-              link.href = item.release.url + "#" + item.drop.anchor;
-              li.appendChild(link);
-              li.appendChild(el("span", "change-category category-" + item.drop.category)).textContent = item.drop.label;
-              li.appendChild(el("span", "upgrade-text", item.drop.html));
-            } else {
-              li.setAttribute("data-id", item.feature.id);
-              link.href = item.release.url + "#" + item.feature.id;
-              li.appendChild(link);
-              var change = item.from === undefined ? text.feature_new + " " : badge(item.from, labels[item.from] || item.from) + " → ";
-              li.appendChild(el("span", "upgrade-text", item.feature.name + " · " + change + badge(item.feature.maturity, item.feature.label)));
-              li.appendChild(el("span", "upgrade-note")).textContent = item.feature.area;
-            }
-            list.appendChild(li);
-          });
+        heading.appendChild(document.createTextNode(text["group_" + g] + " "));
+        heading.appendChild(el("span", "upgrade-count"));
+        var list = el("ul", "upgrade-list");
+        groups[g].forEach(function (item) { list.appendChild(itemNode(item, text, labels)); });
+        if (g === "features") {
+          // Not a hazard: folded, one click away (and open when the words asked for are in it).
+          var details = el("details", "upgrade-features");
+          var summaryNode = document.createElement("summary");
+          summaryNode.appendChild(heading);
+          details.appendChild(summaryNode);
+          details.appendChild(list);
+          section.appendChild(details);
+        } else {
+          section.appendChild(heading);
           section.appendChild(list);
         }
         result.appendChild(section);
       });
       if (empty.length) result.appendChild(el("p", "upgrade-empty")).textContent = text.group_empty.replace("{groups}", empty.join(" · "));
+      appendReleaseNotes(inRange);
       result.setAttribute("data-count", String(total));
-      if (remember) setQuery({ from: from.value, to: to.value });
+      applyFilters(false);
+      if (remember) setQuery({ from: from.value, to: to.value, area: area.value, q: search.value.trim() });
     }
 
     var query = params();
@@ -234,9 +328,14 @@
     var unknown = [wantFrom, wantTo].filter(function (v) { return v && known.indexOf(v) < 0; });
     if (wantFrom && known.indexOf(wantFrom) >= 0) from.value = wantFrom;
     if (wantTo && known.indexOf(wantTo) >= 0) to.value = wantTo;
+    var wantArea = query.get("area");
+    if (wantArea && area.querySelector('option[value="' + CSS.escape(wantArea) + '"]')) area.value = wantArea;
+    search.value = query.get("q") || "";
     form.addEventListener("submit", function (event) { event.preventDefault(); render(true); });
     from.addEventListener("change", function () { render(true); });
     to.addEventListener("change", function () { render(true); });
+    area.addEventListener("change", function () { applyFilters(true); });
+    search.addEventListener("input", function () { applyFilters(true); });
     if (unknown.length) {
       show(text.compare_unknown.replace("{version}", unknown.join(", ")));  // keep the URL as it is
     } else {
@@ -246,6 +345,7 @@
 
   function setup() {
     setupLifecycleFilter();
+    setupCompatSources();
     setupCompatFilters();
     setupCompare();
   }

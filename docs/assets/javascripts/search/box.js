@@ -11,15 +11,25 @@
  *    right after this script: the one constructor call for our worker is watched, then Worker is restored.
  *  - Which parts of the index the worker has (its "loaded" messages) are listed on the page's root element,
  *    `data-search-index="zh.head zh.text …"`: what the tests and the benchmark wait for before judging the
- *    full-text ranking.
+ *    full-text ranking. And which query the list on screen answers, `data-search-answered` (set two frames after
+ *    the worker's answer, once Material has drawn it): what they wait for before reading results, however slow
+ *    the machine, instead of a timer.
  */
 (function () {
   "use strict";
 
   var searchWorker = null;
 
+  function recordAnswer(message) {
+    var query = String(message.data.query);
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () { document.documentElement.setAttribute("data-search-answered", query); });
+    });
+  }
+
   function recordLoadedPart(event) {
     var message = event.data;
+    if (message && message.type === 3 && message.data && typeof message.data.query === "string") recordAnswer(message);
     if (!message || message.type !== "loaded" || !message.data) return;
     var root = document.documentElement;
     var parts = (root.getAttribute("data-search-index") || "").split(" ").filter(Boolean);

@@ -23,6 +23,12 @@
  *  - Results of the reader's language come first; the other language's follow, marked.
  *  - A query naming two releases and an upgrade ("upgrade 1.13 to 2.0", "从 1.13 升级到 2.6") first offers
  *    the upgrade view with both filled in (the index's `upgrade` entry, scripts/search_index.py).
+ *  - A query naming one release and a compatibility word ("which python does 2.15 support", "2.15 支持哪些
+ *    python") first offers that release's row of the compatibility matrix, opened at the row; an install question
+ *    naming a release ("怎么安装 1.12 的 CPU 版本") its install section, with the compute platform it names chosen
+ *    (releases/1.12/?compute=cpu#install: the picker reads ?compute=).
+ *  - An API name glossed in Chinese ("inference_mode 推理模式") is one thing said twice: a document with the
+ *    whole API name covers the query.
  */
 (function (root) {
   "use strict";
@@ -57,10 +63,21 @@
   // that happens to say "supports Python 3.12".
   var FLAG_INSTALL = 2;
   var FLAG_SUPPORT = 4;
+  var FLAG_RELEASE_ROW = 8;   // a release's row of the compatibility matrix
   var INTENT_BOOST = 3;
   var INSTALL_QUESTION = /安装|\b(?:install|installing|installation|installed|pip|conda)\b/;
   var SUPPORT_QUESTION = /支持|兼容|适配|\b(?:support|supports|supported|compatible|compatibility)\b/;
   var NAMES_A_VERSION = /\d+\.\d+/;
+  // A question about one release's compatibility ("which python does 2.15 support", "2.15 支持哪些 python",
+  // "torchvision for 1.12"): its matrix row answers it, opened at the row.
+  var COMPAT_QUESTION = /支持|兼容|适配|配套|对应|搭配|\b(?:python|cuda|rocm|cudnn|torchvision|torchaudio|c\+\+|cxx|support|supports|supported|compatible|compatibility|works? with|pair(?:s|ed)? with)\b/;
+  // Versions of something else than PyTorch: "python 3.12", "cuda 12.1", "torchvision 0.15", "cu118".
+  var VERSION_OF_OTHER = /(?:python|py|cuda|cu|rocm|cudnn|torchvision|torchaudio|gcc|glibc|macos|ubuntu|nccl|numpy|c\+\+)\s*v?$/;
+  // The compute platform an install question names, as the picker's values (scripts/views/release/install.py):
+  // cpu, cuda-11.8, rocm-6.2.4; "cu118" is CUDA 11.8.
+  var CPU_WORDS = /\bcpu\b|仅\s*cpu|没有\s*gpu|无\s*gpu|\bno gpu\b/;
+  var CUDA_CHOICE = /\bcuda\s*v?(\d+\.\d+)?|\bcu(\d+)(\d)\b/;  // cu113 is 11.3, cu92 9.2, cu130 13.0
+  var ROCM_CHOICE = /\brocm\s*v?(\d+(?:\.\d+)*)?/;
 
   // Words that say what kind of answer is wanted, not what it is about; dropped when anything else is left.
   var STOP_WORDS = {};
@@ -177,6 +194,8 @@
   function Index(data) {
     this.lang = data.lang;
     this.upgrade = data.upgrade || null;  // {location, title, text, versions} of the upgrade view
+    this.releases = data.releases || (data.upgrade && data.upgrade.versions) || [];  // the release versions
+    this.install = data.install || {};  // version -> the compute choices of its install picker
     this.docs = data.docs;  // [location, title, text, token count, flags, keywords?]
     this.complete = data.part !== "head";
     this.titleUnits = [];  // per document, computed when first needed
@@ -294,12 +313,17 @@
    * Python 3.12). Question words do not count. */
   Index.prototype.titleCoverage = function (doc, tokens) {
     var units = this.titleUnits[doc] || (this.titleUnits[doc] = queryUnits(this.docs[doc][1] + " "));
-    var total = 0, covered = 0;
+    var total = 0, covered = 0, parts = Object.create(null);
     units.forEach(function (u) {
       if (u.optional) return;
       var weight = u.part ? 0.5 : 1;
       total += weight;
       if (tokens[u.han || u.token]) covered += weight;
+      if (u.part) (parts[u.word] = parts[u.word] || []).push(!!tokens[u.token]);
+    });
+    // Every part of a compound typed as words of its own ("channels last" for Channels-last) covers it whole.
+    units.forEach(function (u) {
+      if (u.whole && !tokens[u.token] && parts[u.word] && parts[u.word].every(Boolean)) covered += 1;
     });
     return total ? covered / total : 0;
   };
@@ -342,10 +366,20 @@
         });
       });
     });
+    // A query that names an API and glosses it in Chinese ("inference_mode 推理模式") says one thing twice: a
+    // document holding the whole API name covers it, whether or not it uses the same Chinese words.
+    var api = units.filter(function (u) { return u.whole && /[_.]/.test(u.word) && !/^[\d.]+$/.test(u.word); });
+    var glossed = api.length && units.some(function (u) { return u.han && !u.optional; });
     var out = [];
     for (var k in hits) {
       var h = hits[k], doc = this.docs[h.index];
       h.coverage = total ? h.covered / total : 0;
+      if (glossed && api.every(function (u) { return h.matched[u.key]; })) {
+        var latin = units.filter(function (u) { return !u.han && !u.optional; });
+        var weight = 0, covered = 0;
+        latin.forEach(function (u) { var w = u.part ? 0.5 : 1; weight += w; if (h.matched[u.key]) covered += w; });
+        h.coverage = Math.max(h.coverage, weight ? covered / weight : 0);
+      }
       if (h.titled) {  // only a title holding some of the query can be covered by it
         var title = this.titleCoverage(h.index, tokens);
         h.score *= 1 + TITLE_MATCH_BOOST * title * title;
@@ -522,6 +556,79 @@
     };
   };
 
+  /* The PyTorch releases a query names: versions the index knows as releases and that are not the version of
+   * something else (python 3.12, cuda 12.1, torchvision 0.15). */
+  function releasesNamed(norm, releases) {
+    var found = [], match;
+    QUERY_VERSION.lastIndex = 0;
+    while ((match = QUERY_VERSION.exec(norm))) {
+      var before = norm.slice(0, match.index + match[0].indexOf(match[1])).replace(/\s+$/, "");
+      if (VERSION_OF_OTHER.test(before)) continue;
+      if (releases.indexOf(match[1]) >= 0 && found.indexOf(match[1]) < 0) found.push(match[1]);
+    }
+    return found;
+  }
+
+  /* The install picker's choice an install question names, among `choices` (e.g. ["default", "cpu", "cuda-11.8",
+   * "rocm-6.2"]); "" when it names none (or one the release does not offer). Without a version, CUDA and ROCm mean
+   * the newest the release offers. */
+  function computeChoice(norm, choices) {
+    if (!choices || !choices.length) return "";
+    function has(value) { return choices.indexOf(value) >= 0 ? value : ""; }
+    function newest(prefix) {
+      var all = choices.filter(function (c) { return c.lastIndexOf(prefix, 0) === 0; });
+      return all.length ? all[all.length - 1] : "";
+    }
+    if (CPU_WORDS.test(norm)) return has("cpu");
+    var rocm = ROCM_CHOICE.exec(norm);
+    if (rocm) {
+      if (!rocm[1]) return newest("rocm-");
+      return has("rocm-" + rocm[1]) || choices.filter(function (c) { return c.lastIndexOf("rocm-" + rocm[1] + ".", 0) === 0; })[0] || "";
+    }
+    var cuda = CUDA_CHOICE.exec(norm);
+    if (cuda) {
+      var version = cuda[1] || (cuda[2] ? cuda[2] + "." + cuda[3] : "");
+      return version ? has("cuda-" + version) : newest("cuda-");
+    }
+    return "";
+  }
+
+  /* A question about one release: its install section (with the compute platform the question names chosen:
+   * ?compute=cpu#install, which the picker reads) for an install question; its row of the compatibility matrix,
+   * opened at the row, for a compatibility question. {doc, location, title} or null. */
+  Index.prototype.releaseAnswer = function (query) {
+    var norm = normalize(query), named = releasesNamed(norm, this.releases);
+    if (named.length !== 1) return null;
+    var version = named[0], slug = version.replace(/\./g, "-");
+    var page = this.releasePage(version);
+    if (INSTALL_QUESTION.test(norm)) {
+      var install = page !== null && this.docs.findIndex(function (d) { return d[0] === page + "#install"; });
+      if (page === null || install < 0) return null;
+      var choice = computeChoice(norm, this.install[version]);
+      var label = choice ? " · " + choice.replace(/^cpu$/, "CPU").replace(/^cuda-/, "CUDA ").replace(/^rocm-/, "ROCm ") : "";
+      return {
+        doc: install,
+        location: page + (choice ? "?compute=" + encodeURIComponent(choice) : "") + "#install",
+        title: this.docs[this.pageDocs[page]][1].split(/[:：]/)[0] + " · " + this.docs[install][1] + label
+      };
+    }
+    if (!COMPAT_QUESTION.test(norm)) return null;
+    for (var d = 0; d < this.docs.length; d++) {
+      var doc = this.docs[d];
+      if (doc[4] & FLAG_RELEASE_ROW && doc[0].slice(-("#compat-" + slug).length) === "#compat-" + slug) {
+        return { doc: d, location: doc[0], title: doc[1], page: page };
+      }
+    }
+    return null;
+  };
+
+  /* The location of a release's own page (hosted: releases/2.15/, offline: releases/2.15.html or …/index.html). */
+  Index.prototype.releasePage = function (version) {
+    var own = new RegExp("(^|/)releases/" + escapeRegExp(version) + "(/|/index\\.html|\\.html)$");
+    for (var location in this.pageDocs) if (own.test(location)) return location;
+    return null;
+  };
+
   /* Groups (one per page) of items, pages of the reader's language first. */
   Engine.prototype.search = function (query, limit) {
     var units = queryUnits(query), self = this, groups = [], answering = answeringFlags(query);
@@ -534,7 +641,27 @@
       var index = self.indexes[lang];
       if (!index || groups.length >= limit) return;
       var result = index.match(units, answering);
-      groups = groups.concat(pageGroups(index, result, units, lang !== self.lang ? OTHER_LABEL[self.lang] : null, limit - groups.length));
+      var answer = !shortcut && lang === self.lang ? index.releaseAnswer(query) : null;
+      if (answer) {
+        // The answer first, as a group of its own (Material heads a group with it: the link opens it there).
+        var hit = result.hits.filter(function (h) { return h.index === answer.doc; })[0] ||
+          { index: answer.doc, score: 0, coverage: 1, matched: Object.create(null), unmatched: true };
+        var entry = item(index, hit, units, result.marks, Object.create(null), null);
+        entry.location = answer.location;
+        entry.title = escapeHtml(answer.title);
+        entry.score = Math.max(entry.score, 1);
+        groups.push([entry]);
+        result.hits = result.hits.filter(function (h) { return h.index !== answer.doc; });
+      }
+      var found = pageGroups(index, result, units, lang !== self.lang ? OTHER_LABEL[self.lang] : null, limit - groups.length);
+      if (answer && answer.page) {
+        // Then the release's own page, the authority on the rest of its facts.
+        var at = found.findIndex(function (g) { return pageOf(g[0].location) === answer.page; });
+        var own = at >= 0 ? found.splice(at, 1)[0] :
+          [item(index, { index: index.pageDocs[answer.page], score: 0, coverage: 0, matched: Object.create(null), unmatched: true }, units, result.marks, Object.create(null), null)];
+        found.unshift(own);
+      }
+      groups = groups.concat(found);
     });
     return groups;
   };
@@ -607,14 +734,16 @@
     var title = markup(doc[1], 0, doc[1].length, spans(doc[1], mark));
     if (otherLabel) title = '<span class="search-other-language">' + otherLabel + "</span> " + title;
     var text = doc[2] ? "<p>" + snippet(doc[2], spans(doc[2], mark)) + "</p>" : "";
-    var entry = { location: doc[0], title: title, text: text, score: h.score * (0.5 + h.coverage), terms: termsFound(units, h.matched) };
+    // An entry shown for its place, not for a match (a group's page, an answer): it claims no word "missing".
+    var terms = h.unmatched ? {} : termsFound(units, h.matched);
+    var entry = { location: doc[0], title: title, text: text, score: h.score * (0.5 + h.coverage), terms: terms };
     if (own !== undefined && h.index !== own) entry.parent = { location: index.docs[own][0], title: index.docs[own][1] };
     return entry;
   }
 
   var api = {
     Engine: Engine, Index: Index, queryUnits: queryUnits, stem: stem, normalize: normalize, oneEditApart: oneEditApart,
-    keepShownOrder: keepShownOrder, answeringFlags: answeringFlags
+    keepShownOrder: keepShownOrder, answeringFlags: answeringFlags, releasesNamed: releasesNamed, computeChoice: computeChoice
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.TimelineSearch = api;
@@ -639,7 +768,7 @@
       var groups = latest.trim() ? engine.search(latest) : [];
       if (shown && shown.query === latest) groups = keepShownOrder(shown.groups, groups);
       shown = { query: latest, groups: groups };
-      root.postMessage({ type: 3, data: { items: groups } });
+      root.postMessage({ type: 3, data: { items: groups, query: latest } });  // `query`: which input this answers
     };
     var fetchPart = function (lang, part) {
       var href = new URL(root.SEARCH_INDEX[lang][part], SCRIPT_URL).href;
@@ -677,7 +806,7 @@
         // Not while the page renders the first results: their time is the reader's.
         return text.then(function () { return new Promise(function (resolve) { root.setTimeout(resolve, OTHER_LANGUAGE_DELAY); }); });
       }).then(function () { return load(other, "text"); }).catch(function (error) {
-        if (!engine.has(own)) root.postMessage({ type: 3, data: { items: [] } });  // no answer to wait for
+        if (!engine.has(own)) root.postMessage({ type: 3, data: { items: [], query: latest } });  // no answer to wait for
         throw error;
       });
     };
