@@ -21,6 +21,7 @@ PAGE_TYPES = {
     "compare": "compare/?from=1.13&to=2.6",
     "compatibility": "compatibility/",
     "support": "support/",
+    "machine": "machine/?os=linux-x86_64&python=3.10&gpu=6.1&driver=535",  # an answer drawn, as a link opens it
 }
 SEARCH = {"zh": "分布式训练", "en": "training"}
 LANG_PREFIX = {"zh": "", "en": "en/"}
@@ -81,7 +82,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("page_type", ["compatibility", "release-with-changes", "lifecycle", "support"])
+@pytest.mark.parametrize("page_type", ["compatibility", "release-with-changes", "lifecycle", "support", "machine"])
 def test_phone_layout_has_no_serious_violation(playwright_instance, served_site, lang, page_type):
     """The phone layouts differ (the matrix's rows become cards, a row's release link sits beside its tags):
     checked at a phone's width too, in the light scheme."""
@@ -107,5 +108,20 @@ def test_opened_views_have_no_serious_violation(scheme_page, served_site, lang, 
     open_in_scheme(page, served_site + LANG_PREFIX[lang] + path, scheme)
     if click and page.locator(click).count():
         page.locator(click).first.click()
+    assert blocking_violations(page) == []
+    log.assert_clean()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_machine_pages_environment_check_has_no_serious_violation(scheme_page, served_site, lang):
+    """The environment check as a reader leaves it: a real paste read, a problem with the command that fixes it."""
+    scheme, page, log = scheme_page
+    paste = (Path(__file__).parent / "fixtures/environment/collect_env-2.2-linux-rtx3060ti.txt").read_text()
+    open_in_scheme(page, served_site + LANG_PREFIX[lang] + "machine/", scheme)
+    page.eval_on_selector(
+        "#machine-env-text", "(box, text) => { box.value = text; }", paste.replace("550.67", "470.82")
+    )
+    page.click("#machine-env button")
+    page.wait_for_selector("#machine-env-result .machine-code")
     assert blocking_violations(page) == []
     log.assert_clean()
