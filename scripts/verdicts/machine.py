@@ -1,13 +1,14 @@
-"""The "your machine" answer: a reader's machine read from a URL query (`parse_query`: every value checked, an
-unknown or invalid one reported and left out, never guessed), and for every release whether it installs and runs
-there (`release_fit`) and which is the newest that does (`machine_answer`). Pure functions over the facts of
+"""The "your machine" answer: for a reader's machine (machine_model.py: `Machine`, read from a URL query by
+`parse_query`), whether each release installs and runs there (`release_fit`), which is the newest that does
+(`machine_answer`), and the machine page's static tables (`machine_page`). Pure functions over the facts of
 machine_facts.py; docs/assets/javascripts/machine/machine.js decides the same answers from the same facts, shipped as
 JSON, and tests/test_machine_page.py holds the two to each other on a sweep of machines.
 
 The rules, in the order they are applied to a release:
 - before 1.0 there is no pip command; a platform with no build of the release says where its wheels are;
 - a GPU build is looked for first: NVIDIA (a compute capability, or a driver without one) among the CUDA builds,
-  PyPI's own first, then the index's by CUDA version, newest first, experimental ones last (an index build of the
+  PyPI's own first, then the index's: the CUDA of PyPI's Linux wheel first (the release's own choice, where PyPI
+  has no CUDA build: Windows), then by CUDA version, newest first, experimental ones last (an index build of the
   same CUDA as PyPI's is PyPI's); AMD among the ROCm builds, Intel among the XPU builds; Apple (MPS) in PyPI's
   macOS arm64 build, with the macOS its release needs;
 - a build serves the machine when it has a wheel for the machine's Python (any, if not given) whose glibc/macOS

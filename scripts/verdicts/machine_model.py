@@ -1,5 +1,6 @@
-"""The records of the "your machine" answer: the reader's machine (`Machine`, read from a URL query with the problems
-found in it), what each release offers a machine (`MachineRelease`, its `MachineBuild`s: PyPI's and the index's,
+"""The records of the "your machine" answer and how a machine is read: the reader's machine (`Machine`, from a URL
+query by `parse_query`, with the problems found in it: an unknown or invalid value is reported and left out, never
+guessed), what each release offers a machine (`MachineRelease`, its `MachineBuild`s: PyPI's and the index's,
 per platform), the answer for one release (`ReleaseFit`) and for all (`MachineAnswer`), and the page's static
 tables (`MachineTables`). scripts/verdicts/machine_facts.py fills the facts, machine.py decides the answers; the
 page's script (docs/assets/javascripts/machine/machine.js) decides the same answers from the same facts, as JSON.
