@@ -29,6 +29,7 @@ FORM = """() => ["os", "python", "gpu", "driver", "glibc", "macos", "date"]
 def expected(verdicts, query: str):
     page = verdicts.machine_page
     parsed = parse_query(query, page.pythons, tuple(r.version for r in page.releases))
+    assert parsed.machine is not None, query
     result = machine_answer(page.releases, parsed.machine)
     return result, next(f for f in result.fits if f.version == result.best)
 

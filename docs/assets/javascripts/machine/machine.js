@@ -860,7 +860,7 @@
       found.forEach(function (p) {
         var li = el("li", null, fill(w["env_p_" + p.code], p.values));
         if (p.fix) {
-          li.appendChild(el("span", "machine-env-fix", " " + w.env_fix));
+          li.appendChild(el("span", "machine-env-fix", w.env_fix));
           li.appendChild(commandBlock(p.fix, w));
         }
         ul.appendChild(li);
