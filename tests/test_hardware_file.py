@@ -44,6 +44,20 @@ def test_the_real_file_loads_and_agrees_with_the_pages(catalog):
     assert (cudnn.cudnn, nccl.nccl) == ("9.20.0.48", "2.29.7")
 
 
+def test_every_source_has_a_name_in_each_language_and_a_fact_shows_the_pages_one(catalog, verdicts):
+    """A Chinese page names a source in Chinese (docs/.hardware.yml `zh`), an English page in English (`name`)."""
+    hardware = catalog.hardware
+    for source in hardware.sources.values():
+        assert set(source.names()) == {"zh", "en"} and source.zh and source.names()["en"] == source.name
+    nvr = hardware.sources["NVR"]
+    assert nvr.names() == {
+        "zh": "NVIDIA CUDA Toolkit 发行说明中的驱动版本表（逐字副本）",
+        "en": "NVIDIA CUDA Toolkit Release Notes, driver tables (verbatim copy)",
+    }
+    driver = verdicts["1.0"].machine.pypi["linux-x86_64"].driver.fact
+    assert driver.links("zh") == ((nvr.zh, nvr.url),) and driver.links("en") == ((nvr.name, nvr.url),)
+
+
 def test_every_value_that_is_not_official_names_a_caveat_in_both_languages(catalog):
     hardware = catalog.hardware
     facts = [e.fact for e in hardware.arch_lists + hardware.drivers + hardware.libraries + hardware.generations]
@@ -69,6 +83,12 @@ BAD = [
     ('{since: "2.9", macos: "14.0"', '{since: "2.9", macos: "Sonoma"', "bad macos 'Sonoma'"),
     ("xpu: {since:", "xpu: {from:", "unknown field 'from'"),
     ("  BLD: {name:", "  BLD: {title:", "unknown field 'title' in source BLD"),
+    (
+        '  NVR: {name: "NVIDIA CUDA Toolkit Release Notes, driver tables (verbatim copy)", zh: "NVIDIA CUDA Toolkit 发行说明中的驱动版本表（逐字副本）", ',
+        '  NVR: {name: "NVIDIA CUDA Toolkit Release Notes, driver tables (verbatim copy)", ',
+        "source NVR has no Chinese name",
+    ),
+    ('zh: "pytorch/pytorch#100879"', 'zh: ""', "field 'zh' must be a non-empty text"),
 ]
 
 

@@ -184,38 +184,65 @@ def _quick(built_site, version: str, lang: str) -> str:
             "2.14",
             "en",
             [
-                "Linux x86_64, aarch64: glibc 2.28 or later",
-                "macOS (Apple silicon): 14.0 or later",
+                "Linux x86_64, aarch64: glibc ≥ 2.28",
+                "macOS (Apple silicon) ≥ 14.0",
                 "sm_50–sm_90 (cu126)",
                 "sm_75–sm_120+PTX (cu130, cu132)",
-                "NVIDIA driver 580 or later",
+                "NVIDIA driver ≥ 580",
             ],
         ),
         (
             "2.14",
             "zh",
-            ["glibc 2.28 或更高", "sm_50–sm_90（cu126）", "sm_75–sm_120+PTX（cu130、cu132）", "NVIDIA 驱动 580 或更高"],
+            ["glibc ≥ 2.28", "sm_50–sm_90（cu126）", "sm_75–sm_120+PTX（cu130、cu132）", "NVIDIA 驱动 ≥ 580"],
         ),
         (
             "2.10",
             "en",
             [
-                "macOS (Apple silicon): 11.0 or later (some Python versions need a later one",
-                "CUDA 12.8 build needs NVIDIA driver 525 or later",
+                "macOS (Apple silicon) ≥ 11.0",
+                "macOS (Apple silicon): some Python versions have wheels that need a later one",
+                "NVIDIA driver ≥ 525",
+                "the oldest that PyPI's default CUDA 12.8 build loads with, on Linux",
             ],
         ),
         (
             "1.8",
             "zh",
-            ["Linux x86_64：glibc 2.5 或更高", "Linux aarch64：glibc 2.17 或更高", "sm_37–sm_70（cu101、cu102）"],
+            ["Linux x86_64：glibc ≥ 2.5", "Linux aarch64：glibc ≥ 2.17", "sm_37–sm_70（cu101、cu102）"],
         ),
-        ("1.0", "en", ["Linux x86_64: glibc 2.5 or later", "NVIDIA driver 384.81 or later", "From pytorch/builder"]),
+        ("1.0", "en", ["Linux x86_64: glibc ≥ 2.5", "NVIDIA driver ≥ 384.81", "From pytorch/builder", "driver tables"]),
+        # The sources' names in the page's language (docs/.hardware.yml `zh`), with the caveats.
+        (
+            "1.0",
+            "zh",
+            [
+                "NVIDIA 驱动 ≥ 384.81",
+                "NVIDIA CUDA Toolkit 发行说明中的驱动版本表（逐字副本）",
+                "取自当时 pytorch/builder",
+            ],
+        ),
     ],
 )
 def test_the_runs_on_line_of_the_quick_facts(built_site, version, lang, expected):
     line = _quick(built_site, version, lang)
     for words in expected:
         assert words in line, (version, lang, words, line)
+
+
+def test_the_runs_on_line_is_short_and_its_sources_are_one_click_away(built_site, catalog):
+    """The line says the values; what qualifies them and every source link are in its disclosure (the quick facts
+    stay on the first screen: tests/test_answers_browser.py)."""
+    for release in catalog.releases:
+        for lang in ("zh", "en"):
+            prefix = "" if lang == "zh" else "en/"
+            html = (built_site / f"{prefix}releases/{release.version}/index.html").read_text(encoding="utf-8")
+            value = BeautifulSoup(html, "html.parser").select_one("section.quick-facts .quick-runs-on dd")
+            if value is None:
+                continue
+            line, more = value.select_one(".runs-on-line"), value.select_one("details.quick-more")
+            assert line is not None and more is not None and more.select_one("summary"), (release.version, lang)
+            assert line.select("a") == [] and len(value.select("a")) == len(more.select("a")), (release.version, lang)
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from scripts.catalog.python_eol import ended_by
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
 from scripts.verdicts.compute import verdicts_of
 from scripts.views.release.features import FOLD_AFTER
+from scripts.views.words import SYSTEM_NAMES
 
 PREFIX = {"zh": "", "en": "en/"}
 
@@ -103,6 +104,43 @@ def test_no_release_page_says_a_sentence_or_a_pip_command_twice(built_site, cata
         if problems:
             found[release.version] = problems
     assert found == {}
+
+
+CLAUSE_END = re.compile(r"[；。]|; |\. ")
+
+
+def _refusal_clauses(option: Tag) -> dict[str, set[str]]:
+    """What a Requires-Python refuses, as said on the platform lines of one option: {clause: platforms}."""
+    found: dict[str, set[str]] = {}
+    for line in option.select(".install-system"):
+        for clause in CLAUSE_END.split(" ".join(line.get_text(" ").split())):
+            if "Requires-Python" in clause:
+                found.setdefault(clause.strip(), set()).add(str(line["data-system"]))
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refusal_several_platforms_share_is_said_once_under_their_lines(built_site, catalog, lang):
+    """What a Requires-Python refuses on several platforms of one PyPI option (torchvision 0.29.1: Python 3.14.1
+    everywhere; torch 1.10.2: 3.6.0 and 3.6.1 on three) is one note under the lines naming those platforms
+    (`data-systems`, which install.js shows with their line), never a clause repeated on each platform's line."""
+    shared: dict[str, list[str]] = {}
+    for release in catalog.releases:
+        article = article_of(built_site, release.version, lang)
+        for option in article.select(".install-option[data-pm=pip][data-compute=default]"):
+            clauses = _refusal_clauses(option)
+            repeated = {clause: where for clause, where in clauses.items() if len(where) > 1}
+            assert repeated == {}, (release.version, repeated)
+            for note in option.select(".install-system-note"):
+                platforms = note["data-systems"].split()
+                text = " ".join(note.get_text(" ").split())
+                names, _, clause = text.partition("：" if lang == "zh" else ": ")
+                assert len(platforms) > 1 and set(platforms) <= set(option["data-systems"].split()), text
+                assert all(SYSTEM_NAMES[p][lang] in names for p in platforms), text
+                assert "Requires-Python" in clause and clause.rstrip("。.") not in clauses, text
+                shared[release.version] = platforms
+    assert shared["2.14"] == ["linux-x86_64", "linux-aarch64", "macos-arm64", "windows"]
+    assert shared["1.10"] == ["linux-aarch64", "macos-x86_64", "windows"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -134,6 +134,26 @@ def test_the_picker_opens_with_the_choice_the_url_names_and_ignores_what_it_does
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_note_several_platforms_share_shows_with_the_line_of_each_of_them(playwright_instance, served_site, lang):
+    """1.10's torch 1.10.2 refuses Python 3.6.0 and 3.6.1 on Linux aarch64, macOS (Intel) and Windows: one note
+    under the lines, shown with the chosen platform's line where it names that platform, hidden elsewhere."""
+    from browser import browser_page
+
+    url = f"{served_site}{PREFIX[lang]}releases/1.10/"
+    lines = ".install-option:not([hidden]) .install-system:not([hidden])"
+    notes = ".install-option:not([hidden]) .install-system-note:not([hidden])"
+    with browser_page(playwright_instance, viewport=DESKTOP) as (page, log):
+        for os, shown in (("windows", 1), ("macos-x86_64", 1), ("macos-arm64", 0), ("linux-x86_64", 0)):
+            page.goto(url + f"?os={os}&pm=pip&compute=default#install")
+            systems = page.eval_on_selector_all(lines, "ls => ls.map(l => l.dataset.system)")
+            assert systems and set(systems) == {os}, (os, systems)
+            assert page.locator(notes).count() == shown, os
+            if shown:
+                assert "3.6.2" in page.locator(notes).inner_text()
+        log.assert_clean()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_link_to_a_folded_feature_opens_its_fold(playwright_instance, served_site, catalog, lang):
     from browser import browser_page, wait_until
 

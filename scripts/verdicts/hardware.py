@@ -46,11 +46,14 @@ def gpu_support(archs: ArchFact, capability: str) -> str | None:
 
 
 def sourced(hardware: Hardware, fact: Fact) -> SourcedFact:
-    """A fact of the hardware file with its sources' names and links, and its caveat's words."""
-    sources = tuple(
-        (key, hardware.sources[key].name, hardware.sources[key].url) for key in fact.sources if key in hardware.sources
+    """A fact of the hardware file with its sources' names (in every language) and links, and its caveat's words."""
+    known = [hardware.sources[key] for key in fact.sources if key in hardware.sources]
+    return SourcedFact(
+        tuple((s.key, s.name, s.url) for s in known),
+        fact.evidence,
+        hardware.caveats.get(fact.caveat) if fact.caveat else None,
+        {s.key: s.names() for s in known},
     )
-    return SourcedFact(sources, fact.evidence, hardware.caveats.get(fact.caveat) if fact.caveat else None)
 
 
 def arch_fact(hardware: Hardware | None, release: str, cuda: str, platform: str) -> ArchFact | None:

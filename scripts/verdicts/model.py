@@ -160,12 +160,18 @@ class CommandVerdict:
 
 @dataclass(frozen=True)
 class SourcedFact:
-    """Where a machine fact comes from: its sources as (key, name, url), its evidence (official, copy, derived) and,
-    where it is not official, the caveat a page shows with it ({language: words})."""
+    """Where a machine fact comes from: its sources as (key, English name, url), its evidence (official, copy,
+    derived) and, where it is not official, the caveat a page shows with it ({language: words}); `names` has each
+    source's name in every language ({key: {language: name}}): a page shows `links(lang)`."""
 
     sources: tuple[tuple[str, str, str], ...]
     evidence: str
     caveat: Mapping[str, str] | None = None
+    names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def links(self, lang: str) -> tuple[tuple[str, str], ...]:
+        """(name in `lang`, url) of each source."""
+        return tuple((self.names.get(key, {}).get(lang, name), url) for key, name, url in self.sources)
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,10 @@
         shown.querySelectorAll(".install-system").forEach(function (line) {
           line.hidden = line.getAttribute("data-system") !== choice.os;
         });
+        // A note several platforms share shows with the line of any of them.
+        shown.querySelectorAll(".install-system-note").forEach(function (note) {
+          note.hidden = (" " + note.getAttribute("data-systems") + " ").indexOf(" " + choice.os + " ") < 0;
+        });
       }
       var reasonShown = false;
       reasons.forEach(function (reason) {

@@ -70,7 +70,7 @@
     var toggle = toggleOf(row);
     if (!toggle) return;
     var sources = document.getElementById(toggle.getAttribute("aria-controls"));
-    if (sources) sources.hidden = !open;
+    if (sources && sources.classList.contains("compat-sources-row")) sources.hidden = !open;  // ours only
   }
 
   function setupCompatSources() {

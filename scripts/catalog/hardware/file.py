@@ -107,18 +107,24 @@ class _Read:
     def _sources(self, node: yaml.Node) -> dict[str, Source]:
         r, out = self.r, dict[str, Source]()
         if not isinstance(node, yaml.MappingNode):
-            r.problem(r.line(node), "sources is a mapping of KEY: {name: ..., url: https://...}")
+            r.problem(r.line(node), "sources is a mapping of KEY: {name: ..., zh: ..., url: https://...}")
             return out
         for key_node, value in node.value:
             key = key_node.value
             if not KEY_RE.match(key):
                 r.problem(r.line(key_node), f"bad source key '{key}': capitals, digits and '-' (e.g. GH-182849)")
                 continue
-            fields = r.fields(value, f"source {key}", ("name", "url"), ("name", "url"))
-            if fields and "name" in fields and "url" in fields:
+            fields = r.fields(value, f"source {key}", ("name", "zh", "url"), ("name", "url"))
+            if fields is None:
+                continue
+            # A page names a source in its own language: a Chinese page never shows the English name.
+            zh = r.text(fields["zh"][1], "zh") if "zh" in fields else None
+            if "zh" not in fields:
+                r.problem(r.line(value), f'source {key} has no Chinese name: add zh: "..." beside its name')
+            if "name" in fields and "url" in fields:
                 name, url = r.text(fields["name"][1], "name"), r.url(fields["url"][1], "url")
-                if name and url:
-                    out[key] = Source(key, name, url)
+                if name and url:  # kept without its zh (the problem is reported) so its uses are not unknown too
+                    out[key] = Source(key, name, url, zh or "")
         return out
 
     def _caveats(self, node: yaml.Node) -> dict[str, dict[str, str]]:

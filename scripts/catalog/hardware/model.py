@@ -29,9 +29,16 @@ def cuda_of_build(build: str) -> str:
 
 @dataclass(frozen=True)
 class Source:
+    """A source of the file: its English `name`, its Chinese name `zh` (the reader requires both) and its url."""
+
     key: str
     name: str
     url: str
+    zh: str = ""
+
+    def names(self) -> dict[str, str]:
+        """{language: name}: what a page in that language shows."""
+        return {"zh": self.zh or self.name, "en": self.name}
 
 
 @dataclass(frozen=True)

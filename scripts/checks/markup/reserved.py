@@ -15,6 +15,10 @@ checked). What is reserved, and where it is read from:
   argument of the scripts; Material's (`md-*`) and the snippet badges' (`snippet-*`).
 - **attributes**: every `data-*` attribute. The scripts read theirs (`data-filter-target`, `data-template` …,
   some by a name they build), Material's components theirs (`data-md-*`); page content needs none.
+- **not reserved**: the standard HTML attributes a selector tests as an element's state (`STATE_ATTRIBUTES`:
+  `[data-feature]:not([hidden])`). The browser and the reader set them on any element (a click opens a
+  `<details>`), so they identify nothing of ours; a selector that tests one still finds its elements by reserved
+  markup (`Reserved.selector_problems`), so `[hidden]` alone, which would match page content, is refused.
 
 `reserved_markup(docs_dir)` reads the project's files each time it is asked (the page checks cache their result).
 tests/test_page_markup.py holds every selector call of the scripts to this list, so a new script cannot forget it.
@@ -44,6 +48,16 @@ SELECTOR_ID_RE = re.compile(r"#(-?[A-Za-z_][A-Za-z0-9_-]*)", re.ASCII)
 SELECTOR_CLASS_RE = re.compile(r"\.(-?[A-Za-z_][A-Za-z0-9_-]*)", re.ASCII)
 TEMPLATE_ID_RE = re.compile(r"""\bid\s*=\s*(["'])([A-Za-z0-9_-]+)\1""", re.ASCII)
 VIEW_TARGET_RE = re.compile(r"""\bdata-[a-z-]*target\s*=\s*\\?["']([A-Za-z0-9_-]+)""", re.ASCII)
+
+# Standard global HTML attributes a selector may test as a state, with why they are not ours to reserve.
+STATE_ATTRIBUTES = {
+    "hidden": "shown or not: scripts and the reader's browser set it on any element",
+    "open": "a <details> or <dialog> the reader opened",
+    "disabled": "a form control that cannot be used now",
+    "checked": "a checkbox or radio the reader ticked",
+    "selected": "an <option> the reader chose",
+}
+STATE_ATTRIBUTE_PREFIX = "aria-"  # accessibility states and properties (aria-expanded, aria-hidden …)
 
 MATERIAL_ID_PREFIX = "__"
 TABBED_ID_RE = re.compile(r"^__tabbed_\d+_\d+$", re.ASCII)
@@ -77,6 +91,29 @@ class Reserved:
         if name.lower().startswith(ATTRIBUTE_PREFIX):
             return "data-* attributes are read by the site's scripts and Material's components (data-md-*)"
         return None
+
+    @staticmethod
+    def state_attribute(name: str) -> bool:
+        """A standard attribute a selector tests as an element's state: not ours to reserve (STATE_ATTRIBUTES)."""
+        name = name.lower()
+        return name in STATE_ATTRIBUTES or name.startswith(STATE_ATTRIBUTE_PREFIX)
+
+    def selector_problems(self, selector: str) -> list[str]:
+        """What a literal selector of the site's scripts names that page content could supply: an id or class that
+        is not reserved; an attribute other than data-* that no reserved id or class scopes (a state attribute may
+        be scoped by a data-* attribute too: `[data-feature]:not([hidden])`)."""
+        bare = re.sub(r"\[[^\]]*\]?", "", selector)  # attribute values are neither ids nor classes
+        ids, classes = SELECTOR_ID_RE.findall(bare), SELECTOR_CLASS_RE.findall(bare)
+        attributes = re.findall(r"\[\s*([\w-]+)", selector)
+        problems = [f"#{name}" for name in ids if not self.id_reason(name)]
+        problems += [f".{name}" for name in classes if not self.class_reason(name)]
+        scoped = bool(ids or classes)
+        ours = any(self.attribute_reason(name) for name in attributes)
+        for name in attributes:
+            if self.attribute_reason(name) or scoped or (self.state_attribute(name) and ours):
+                continue
+            problems.append(f"[{name}]")
+        return problems
 
 
 def call_argument(source: str, open_paren: int) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from scripts.catalog.model import Release, version_key
 from scripts.verdicts.model import INDEX, MACOS, PLATFORMS, NoWheel, Option, Pins, PythonOn, ReleaseVerdict, Verdicts
 from scripts.views.html import esc
-from scripts.views.release.platform_lines import resolver_attrs, system_lines
+from scripts.views.release.platform_lines import platform_lines, resolver_attrs
 from scripts.views.words import SYSTEM_NAMES, python_summary
 
 UI = {
@@ -345,10 +345,9 @@ def picker(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> lis
         if option.manager == "pip" and option.compute == "default":
             out += verdict_command(verdict, option.command)
             main = verdict.command.text if verdict.command else ""
-            for system in option.systems if verdict.machine else ():
-                build = verdict.machine.pypi.get(system) if verdict.machine else None
-                if build:
-                    out += system_lines(build, option.command, main, build_words(build.cuda, lang), lang)
+            pypi = verdict.machine.pypi if verdict.machine else {}
+            builds = [(pypi[s], build_words(pypi[s].cuda, lang)) for s in option.systems if s in pypi]
+            out += platform_lines(builds, option.command, main, lang)
             out.append("")
         else:
             out += ["", "```text", option.command, "```", ""]

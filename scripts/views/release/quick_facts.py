@@ -67,12 +67,13 @@ def quick_facts(
                 ),
             )
         )
-    machine = runs_on(verdict.machine, lang)
-    if machine:
-        rows.append(("runs-on", *machine))
     if p and (p.vision or p.audio):
         libs = [f"{lib} {pin.version}" for lib, pin in (("torchvision", p.vision), ("torchaudio", p.audio)) if pin]
         rows.append(("libs", t["qf_libs"], esc(" · ".join(libs))))
+    # The short facts above share the rows two by two on a wide screen; the long ones below take a row each.
+    machine = runs_on(verdict.machine, lang)
+    if machine:
+        rows.append(("runs-on", *machine))
     rows.append(("status", t["qf_status"], release_status(catalog, release, lang, verdicts, release_href)))
     links = ['<a class="quick-install" href="#install">' + esc(t["qf_install"]) + "</a>"]
     if matrix_href:

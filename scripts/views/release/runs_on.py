@@ -1,6 +1,7 @@
-"""The "runs on" quick fact of a release page: the oldest glibc and macOS PyPI's wheels of its plain commands are
-tagged for, the GPU architectures of its CUDA builds, the NVIDIA driver its default (PyPI, Linux x86_64) build
-needs, and the macOS Apple GPUs (MPS) need, with the sources one click away and a caveat beside every value that is not official. Words only: every
+"""The "runs on" quick fact of a release page, short enough for the first screen: the oldest glibc and macOS PyPI's
+wheels of its plain commands are tagged for, the GPU architectures of its CUDA builds, the NVIDIA driver its default
+(PyPI, Linux x86_64) build needs and the macOS Apple GPUs (MPS) need, on one line; what qualifies them and their
+sources (with a caveat beside every value that is not official) in one disclosure under it. Words only: every
 answer is the release's machine verdict (scripts/verdicts/hardware.py)."""
 
 from __future__ import annotations
@@ -19,36 +20,40 @@ WORDS = {
     "zh": {
         "term": "运行环境",
         "sep": "、",
-        "glibc": "Linux {systems}：glibc {v} 或更高",
-        "macos": "macOS（{systems}）：{v} 或更高",
-        "macos_more": "macOS（{systems}）：{v} 或更高（部分 Python 版本要求更高，见“安装”）",
-        "floors": "glibc 和 macOS 的版本是 PyPI 上这些 wheel 标注的最低版本（pip 按它判断能否安装）",
+        "colon": "：",
+        "glibc": "Linux {systems}：glibc ≥ {v}",
+        "macos": "macOS（{systems}）≥ {v}",
         "cuda_builds": "CUDA 构建：{groups}",
         "group": "{archs}（{builds}）",
-        "driver": "PyPI 默认的 CUDA {cuda} 构建需要 NVIDIA 驱动 {linux} 或更高（Linux）",
-        "mps": "Apple GPU（MPS）：macOS {v} 或更高",
-        "mps_raised": "Apple GPU（MPS）：macOS {v} 或更高（之后的版本提高了要求；{release} 起为 {later}）",
+        "driver": "NVIDIA 驱动 ≥ {linux}",
+        "driver_more": "NVIDIA 驱动：PyPI 默认的 CUDA {cuda} 构建在 Linux 上需要的最低版本。",
+        "mps": "Apple GPU（MPS）：macOS ≥ {v}",
+        "mps_raised": "Apple GPU（MPS）：macOS ≥ {v}（之后的版本提高了要求；{release} 起为 {later}）",
+        "more": "详情与来源",
+        "floors": "glibc 和 macOS 的版本是 PyPI 上这些 wheel 标注的最低版本（pip 按它判断能否安装）。",
+        "macos_more": "macOS（{systems}）：部分 Python 版本的 wheel 要求更高的版本，见“安装”。",
         "mps_of": "MPS",
-        "sources": "来源",
         "archs_of": "GPU 架构",
         "driver_of": "驱动版本",
     },
     "en": {
         "term": "Runs on",
         "sep": ", ",
-        "glibc": "Linux {systems}: glibc {v} or later",
-        "macos": "macOS ({systems}): {v} or later",
-        "macos_more": "macOS ({systems}): {v} or later (some Python versions need a later one, see Install)",
-        "floors": "glibc and macOS: the oldest versions PyPI's wheels are tagged for (what pip checks before it installs)",
+        "colon": ": ",
+        "glibc": "Linux {systems}: glibc ≥ {v}",
+        "macos": "macOS ({systems}) ≥ {v}",
         "cuda_builds": "CUDA builds: {groups}",
         "group": "{archs} ({builds})",
-        "driver": "PyPI's default CUDA {cuda} build needs NVIDIA driver {linux} or later (Linux)",
-        "mps": "Apple GPU (MPS): macOS {v} or later",
-        "mps_raised": "Apple GPU (MPS): macOS {v} or later (later releases raised it; from {release}, {later})",
+        "driver": "NVIDIA driver ≥ {linux}",
+        "driver_more": "NVIDIA driver: the oldest that PyPI's default CUDA {cuda} build loads with, on Linux.",
+        "mps": "Apple GPU (MPS): macOS ≥ {v}",
+        "mps_raised": "Apple GPU (MPS): macOS ≥ {v} (later releases raised it; from {release}, {later})",
+        "more": "Details and sources",
+        "floors": "glibc and macOS: the oldest versions PyPI's wheels are tagged for (what pip checks before it installs).",
+        "macos_more": "macOS ({systems}): some Python versions have wheels that need a later one, see Install.",
         "mps_of": "MPS",
-        "sources": "Sources",
         "archs_of": "GPU architectures",
-        "driver_of": "driver",
+        "driver_of": "Driver",
     },
 }
 
@@ -64,9 +69,11 @@ def arch_range(fact: ArchFact) -> str:
     return (first if first == last else f"{first}–{last}") + ("+PTX" if fact.ptx else "")
 
 
-def _os_parts(machine: MachineVerdict, lang: str) -> list[str]:
+def _os_parts(machine: MachineVerdict, lang: str) -> tuple[list[str], list[str]]:
+    """(the systems with their oldest glibc/macOS, shown; what qualifies them, one click away)."""
     w = WORDS[lang]
-    parts = []
+    parts: list[str] = []
+    notes: list[str] = []
     linux: dict[str, list[str]] = {}
     for platform, build in machine.pypi.items():
         if platform.startswith("linux") and build.floor:
@@ -77,12 +84,14 @@ def _os_parts(machine: MachineVerdict, lang: str) -> list[str]:
         mac = machine.pypi.get(platform)
         if mac is None or mac.floor is None:
             continue
-        floors = {p.floor for c in mac.commands for p in c.pythons}
-        key = "macos" if len(floors) == 1 else "macos_more"
-        parts.append(w[key].format(v=mac.floor, systems=ARCH_NAMES[platform][lang]))
+        parts.append(w["macos"].format(v=mac.floor, systems=ARCH_NAMES[platform][lang]))
+        if len({p.floor for c in mac.commands for p in c.pythons}) > 1:
+            notes.append(w["macos_more"].format(systems=ARCH_NAMES[platform][lang]))
+    if parts:
+        notes.insert(0, w["floors"])
     if "windows" in machine.pypi:
         parts.append(SYSTEM_NAMES["windows"][lang])
-    return parts
+    return parts, notes
 
 
 def _key(version: str) -> tuple[int, ...]:
@@ -115,35 +124,43 @@ def _cuda_groups(machine: MachineVerdict, lang: str) -> tuple[str | None, list[A
     return w["cuda_builds"].format(groups=text), list(facts.values())
 
 
-def _sources(items: list[tuple[str, SourcedFact]], lang: str) -> str:
-    """One disclosure with the sources of the line's facts, and the caveat of each that is not official."""
-    seen: list[str] = []
-    rows = [f"<li>{esc(WORDS[lang]['floors'])}</li>"]
+def _details(notes: list[str], items: list[tuple[str, SourcedFact]], lang: str) -> str:
+    """One disclosure under the line: what qualifies its values, then the sources of its facts, each with its
+    evidence and the caveat of a value that is not official."""
+    w = WORDS[lang]
+    rows = [f"<li>{esc(note)}</li>" for note in notes]
+    # One row per kind of fact and evidence: two CUDA builds' lists name their sources once, together.
+    grouped: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
     for what, fact in items:
-        links = ", ".join(f'<a href="{esc(url)}">{esc(name)}</a>' for _, name, url in fact.sources)
-        caveat = f" {esc(fact.caveat[lang])}" if fact.caveat else ""
-        row = f"<li>{esc(what)}: {links}{evidence_mark(fact.evidence, lang)}{caveat}</li>"
-        if row not in seen:
-            seen.append(row)
-            rows.append(row)
+        links = grouped.setdefault((what, fact.evidence, fact.caveat[lang] if fact.caveat else ""), [])
+        links += [link for link in fact.links(lang) if link not in links]
+    for (what, evidence, caveat), links in grouped.items():
+        names = w["sep"].join(f'<a href="{esc(url)}">{esc(name)}</a>' for name, url in links)
+        rows.append(
+            f"<li>{esc(what + w['colon'])}{names}{evidence_mark(evidence, lang)}{' ' + esc(caveat) if caveat else ''}</li>"
+        )
     if not rows:
         return ""
-    return f'<details class="quick-caveat"><summary>{esc(WORDS[lang]["sources"])}</summary><ul>{"".join(rows)}</ul></details>'
+    return f'<details class="quick-caveat quick-more"><summary>{esc(w["more"])}</summary><ul>{"".join(rows)}</ul></details>'
 
 
 def runs_on(machine: MachineVerdict | None, lang: str) -> tuple[str, str] | None:
-    """(term, HTML value) of the "runs on" quick fact; None without a machine verdict or anything to say."""
+    """(term, HTML value) of the "runs on" quick fact: the systems, GPU architectures, driver and MPS in short
+    words on one line, what qualifies them and their sources one click away; None without a machine verdict or
+    anything to say."""
     if machine is None:
         return None
     w = WORDS[lang]
-    parts = [esc(p) for p in _os_parts(machine, lang)]
+    shown, notes = _os_parts(machine, lang)
+    parts = [esc(p) for p in shown]
     cuda, arch_facts = _cuda_groups(machine, lang)
     facts = [(w["archs_of"], f.fact) for f in arch_facts]
     if cuda:
         parts.append(cuda)  # already escaped, with its evidence marks
     default = machine.pypi.get(MAIN_PLATFORM)
     if default and default.cuda and default.driver:
-        parts.append(esc(w["driver"].format(cuda=default.cuda, linux=default.driver.linux)))
+        parts.append(esc(w["driver"].format(linux=default.driver.linux)))
+        notes.append(w["driver_more"].format(cuda=default.cuda))
         facts.append((w["driver_of"], default.driver.fact))
     mps = machine.mps
     if mps and "macos-arm64" in machine.pypi:
@@ -152,4 +169,5 @@ def runs_on(machine: MachineVerdict | None, lang: str) -> tuple[str, str] | None
         facts.append((w["mps_of"], mps.fact))
     if not parts:
         return None
-    return w["term"], " · ".join(parts) + _sources(facts, lang)
+    line = '<span class="runs-on-line">' + " · ".join(parts) + "</span>"
+    return w["term"], line + _details(notes, facts, lang)
