@@ -54,21 +54,21 @@ def test_gtx_1080_with_driver_535_gets_2_14_from_the_cu126_index(page):
     )
 
 
-def test_rtx_4090_with_driver_580_gets_2_14_and_2_15_is_not_documented_yet(page):
-    # Ada 8.9 runs 8.6 code (Ada compatibility guide); 2.14's PyPI wheel is CUDA 13.0 with 7.5-12.0 (GH-182849) and
-    # 13.x needs driver 580 (NVM). hardware.md gives 2.15 "cu130 / cu132", but docs/.hardware.yml has no 2.15
-    # architecture list yet, so 2.15 is "can't say", never "runs".
+def test_rtx_4090_with_driver_580_gets_2_15(page):
+    # Ada 8.9 runs 8.6 code (Ada compatibility guide); 2.15's PyPI wheel is CUDA 13.2 (PyPI), its cu130/cu132 builds
+    # carry 7.5-12.0 (derived from 2.14's builds of the same CUDA: the 2.15 RFC, GH-190385, confirms nothing below
+    # 7.5), and 13.x needs driver 580 (NVM). 2.14's PyPI wheel (13.0, GH-182849) runs too.
     result = answer(page, os="linux-x86_64", gpu="8.9", driver="580")
-    assert result.best == "2.14" and result.maybe_newer == "2.15"
+    assert result.best == "2.15" and result.maybe_newer is None
+    assert fit(result, "2.15").command == "pip install torch==2.15.0 torchvision==0.29.2 torchaudio==2.11.0"
     assert fit(result, "2.14").command == "pip install torch==2.14.1 torchvision==0.29.1 torchaudio==2.11.0"
-    assert fit(result, "2.15").status == "maybe" and codes(fit(result, "2.15").reasons) == ["archs-unknown"]
 
 
 def test_k80_gets_2_7_from_the_cu118_index(page):
     # Kepler 3.7: "sm_37 only in cu11.8 builds from 2.1; cu118 last shipped in 2.7" (hardware.md §2, BLD ✅,
     # #147383 ✅); the newer releases install for the CPU only.
     result = answer(page, os="linux-x86_64", gpu="3.7")
-    assert result.best == "2.7" and result.cpu_newer == "2.14"
+    assert result.best == "2.7" and result.cpu_newer == "2.15"
     assert fit(result, "2.7").command.endswith(index("cu118"))
     assert fit(result, "2.8").status == "cpu" and fit(result, "2.8").command.endswith(index("cpu"))
 
@@ -127,8 +127,10 @@ def test_apple_gpu_on_macos_13(page):
 def test_windows_with_an_nvidia_gpu_gets_the_index_never_pypis_cpu_wheel(page):
     # PyPI's win_amd64 wheels are all CPU builds; CUDA on Windows only from the index (hardware.md §6, PV1/PV2 ✅);
     # 2.14's Windows cu130 list has 8.6 (GH-182849); the release's default CUDA (PyPI's Linux 13.0) comes first.
+    # 2.15's Windows cu132 build (its default CUDA, 13.2) is inferred from 2.14's (GH-190385).
     result = answer(page, os="windows", gpu="8.6", python="3.12")
-    assert result.best == "2.14"
+    assert result.best == "2.15"
+    assert fit(result, "2.15").command.endswith(index("cu132"))
     assert fit(result, "2.14").command.endswith(index("cu130"))
     for f in result.fits:
         if f.status == "runs":
@@ -181,7 +183,7 @@ def test_a_grace_hopper_arm_machine_gets_pypis_cuda_wheel_from_2_11(page):
     # Linux aarch64: PyPI's wheel is CUDA-enabled from 2.11 (13.0; hardware.md §8, EV) with 8.0-12.0 (GH-172663,
     # GH-182849); before it, the aarch64 wheel is a CPU build.
     result = answer(page, os="linux-aarch64", gpu="9.0")
-    assert result.best == "2.14" and fit(result, "2.11").tag == "PyPI cu130"
+    assert result.best == "2.15" and fit(result, "2.11").tag == "PyPI cu130" and fit(result, "2.15").tag == "PyPI cu132"
     assert fit(result, "2.10").status == "cpu" and codes(fit(result, "2.10").reasons) == ["cuda-none"]
 
 
