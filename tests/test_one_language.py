@@ -52,6 +52,12 @@ ZH_ALLOWED_RUNS = {
     ("releases/1.6/index.html", "PyTorch feature classification changes"): "the title of an official blog post",
     ("releases/2.10/index.html", "Could not guard on data-dependent expression"): "PyTorch's error message, quoted",
     ("releases/2.12/index.html", "Graph is not supported on device type cuda"): "PyTorch's error message, quoted",
+    ("machine/index.html", "no kernel image is available for execution on the device"): (
+        "CUDA's error message as the reader sees it, the heading (and contents entry) of its explanation"
+    ),
+    ("machine/index.html", "CUDA driver version is insufficient for CUDA runtime version"): (
+        "CUDA's error message as the reader sees it, the heading (and contents entry) of its explanation"
+    ),
 }
 
 

@@ -401,10 +401,13 @@ def dotted_key_python(version: str) -> tuple[int, int, bool]:
     return int(major), int(minor), version.endswith("t")
 
 
-def _conda(hardware) -> tuple[str, str, str, str] | None:
-    """The conda channel's last release, with its first source's name and link."""
+def _conda(hardware) -> tuple[str, str, tuple[str, str], str] | None:
+    """The conda channel's last release, with its first source's names (zh, en) and link."""
     conda = hardware.conda if hardware else None
     if conda is None:
         return None
     source = next((hardware.sources[k] for k in conda.fact.sources if k in hardware.sources), None)
-    return conda.last, conda.channel, source.name if source else "", source.url if source else ""
+    if source is None:
+        return conda.last, conda.channel, ("", ""), ""
+    names = source.names()
+    return conda.last, conda.channel, (names["zh"], names["en"]), source.url

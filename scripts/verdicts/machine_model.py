@@ -184,7 +184,8 @@ class MachinePage:
     drivers: tuple[tuple[str, str, str], ...]  # (CUDA family, Linux, Windows)
     pythons: tuple[str, ...]
     tables: MachineTables
-    conda: tuple[str, str, str, str] | None = None  # the pytorch conda channel: (last release, channel, source, url)
+    # the pytorch conda channel: (last release, channel, its source's names (zh, en), the source's url)
+    conda: tuple[str, str, tuple[str, str], str] | None = None
 
 
 # --- a machine from a URL query -------------------------------------------------------------------------------

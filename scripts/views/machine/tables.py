@@ -70,7 +70,8 @@ def machine_tables_view(page: MachinePage | None, lang: str, href) -> str:
 def _conda_line(page: MachinePage, lang: str, href) -> str:
     if page.conda is None:
         return ""
-    last, channel, name, url = page.conda
+    last, channel, (zh_name, en_name), url = page.conda
+    name = zh_name if lang == "zh" else en_name
     release = href(last)
     version = f'<a href="{esc(release)}">{esc(last)}</a>' if release else esc(last)
     source = f' (<a href="{esc(url)}">{esc(name)}</a>)' if url else ""
