@@ -1,5 +1,6 @@
 """A release page in Chromium (tests/browser.py), as a reader with a version question meets it: the install picker
-within three screens of the top on every release page (phone 390×844 and desktop 1280×900, both languages), every
+within three screens of the top on every release page (phone 390×844 and desktop 1280×900, both languages) and
+each feature's label on a phone's screen, every
 control at least 44×44 px on a phone, the picker's choice read from the URL (and written back to it), a link to a
 folded feature opening its fold, and the 404 page `make serve` answers a missing release with."""
 
@@ -24,24 +25,46 @@ INSTALL_TOP = """() => {
 }"""
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_the_install_picker_is_within_three_screens_of_the_top_on_every_release_page(
-    playwright_instance, served_site, catalog, viewport
-):
+def test_every_release_page_on_a_phone_and_a_desktop(playwright_instance, served_site, catalog):
+    """Every release page, both languages, loaded once and measured at both sizes (a phone's, then the window widened
+    to a desktop's: the page lays itself out again, as when a reader turns a tablet). On both, the install picker is
+    within three screens of the top; on the phone, each feature's maturity label is on screen with every fold open,
+    and the page does not scroll sideways."""
     from browser import browser_page
 
     far: dict[str, float | None] = {}
-    with browser_page(playwright_instance, viewport=viewport) as (page, log):
+    off_screen: list[str] = []
+    measured = 0
+    with browser_page(playwright_instance, viewport=PHONE) as (page, log):
         for release in catalog.releases:
             for lang in LANGUAGES:
+                where = f"{lang} {release.version}"
+                page.set_viewport_size(PHONE)
                 page.goto(f"{served_site}{PREFIX[lang]}releases/{release.version}/")
                 if version_key(release.version) >= (1, 0):
                     assert page.locator("#install-picker").count() == 1, release.version
-                top = page.evaluate(INSTALL_TOP)
-                if top is None or top > 3 * viewport["height"]:
-                    far[f"{lang} {release.version}"] = top
+                for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+                    page.set_viewport_size(viewport)
+                    assert page.evaluate("innerWidth") == viewport["width"]
+                    top = page.evaluate(INSTALL_TOP)
+                    measured += 1
+                    if top is None or top > 3 * viewport["height"]:
+                        far[f"{name} {where}"] = top
+                page.set_viewport_size(PHONE)
+                page.eval_on_selector_all("details.feature-area", "folds => folds.forEach(d => { d.open = true; })")
+                labels = page.eval_on_selector_all(
+                    ".feature-table tbody tr .feature-label .maturity",
+                    "badges => badges.map(b => { const r = b.getBoundingClientRect(); return [r.left, r.right]; })",
+                )
+                assert len(labels) == len(release.features), where
+                if any(left < 0 or right > PHONE["width"] for left, right in labels):
+                    off_screen.append(where)
+                if page.evaluate("document.documentElement.scrollWidth") > PHONE["width"]:
+                    off_screen.append(f"{where} (the page scrolls sideways)")
         log.assert_clean()
-    assert far == {}, f"install answers further than 3 screens ({viewport['height']} px) down: {far}"
+    assert measured == 4 * len(catalog.releases)
+    assert far == {}, f"install answers further than 3 screens down (phone 844 px, desktop 900 px): {far}"
+    assert off_screen == [], "a maturity label off a phone's screen"
 
 
 def _too_small(page, selector: str) -> list:

@@ -326,7 +326,8 @@ def test_view_scripts_load_only_where_used_and_deferred(built_site, catalog):
         r.pages[lang].url for r in catalog.releases for lang in LANGUAGES
     }
     for url in sorted(with_views | without):
-        scripts = {Path(s["src"]).name: s for s in soup_of(built_site, url).select("script[src]")}
+        tags = soup_of(built_site, url).select("script[src]")
+        scripts = {Path(s["src"]).name: s for s in tags}
         assert ("views.js" in scripts) == (url in with_views), url
         for name in ("views.js", "every-page.js"):
             if name in scripts:
@@ -335,7 +336,7 @@ def test_view_scripts_load_only_where_used_and_deferred(built_site, catalog):
         # Nothing but the stylesheets holds up the first paint: the search layer and Material's bundle are
         # deferred (the layer first: it must see the bundle create the worker), and the iframe-worker shim,
         # which only the offline copy needs, is not loaded at all.
-        order = [Path(s["src"]).name for s in soup_of(built_site, url).select("script[src]")]
+        order = [Path(s["src"]).name for s in tags]
         bundle = next(name for name in order if name.startswith("bundle."))
         assert scripts["box.js"].has_attr("defer") and scripts[bundle].has_attr("defer"), url
         assert order.index("box.js") < order.index(bundle), url
