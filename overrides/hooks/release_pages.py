@@ -18,7 +18,7 @@ from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import DEFAULT_LANGUAGE, RELEASES_DIR, language_of  # noqa: E402
 from scripts.snippets.status import DEFAULT_STATUS_FILE, load_status  # noqa: E402
 from scripts.verdicts.compute import cached_verdicts  # noqa: E402
-from scripts.views.release.page import HEADER_PLACEHOLDER, PageLinks, render  # noqa: E402
+from scripts.views.release.page import PageLinks, render  # noqa: E402
 
 _status_entries: dict = {}
 
@@ -66,7 +66,7 @@ def on_page_markdown(markdown, page, config, files):
     )
     page.meta["uses_install"] = True  # overrides/main.html loads install.js (the install picker) here only
     rendered = render(catalog, cached_verdicts(config.docs_dir), release, markdown, links, _status_entries)
-    page.meta["_release_header"] = rendered.header
+    page.meta["_release_html"] = rendered.after_markdown
     return rendered.markdown
 
 
@@ -75,7 +75,8 @@ def on_page_content(html, page, config, files):
     found = _release_page(page, config)
     if found:
         page.title = f"PyTorch {found[1].version}"
-        if html.count(HEADER_PLACEHOLDER) != 1:
-            raise PluginError(f"{page.file.src_uri}: the release header's placeholder did not survive Markdown")
-        html = html.replace(HEADER_PLACEHOLDER, page.meta.pop("_release_header"))
+        for placeholder, generated in page.meta.pop("_release_html").items():
+            if html.count(placeholder) != 1:
+                raise PluginError(f"{page.file.src_uri}: the placeholder {placeholder} did not survive Markdown")
+            html = html.replace(placeholder, generated)
     return html

@@ -29,6 +29,7 @@ that record a problem and return None instead of raising, so one run reports eve
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -304,6 +305,14 @@ def compose_document(
     when empty), or the problems with their lines: anchors, aliases and nesting too deep (from the tokens, before
     composing would expand or recurse), malformed YAML, a root that is not a mapping, code points XML cannot carry,
     unknown tags, duplicate or non-text field names."""
+    root, problems = _composed(front, shown, offset, what)
+    return root, list(problems)
+
+
+# A release page's front matter is read by the page check, the catalog and the snippet extractor, in one build:
+# composed once (nothing changes a composed node).
+@functools.lru_cache(maxsize=1024)
+def _composed(front: str, shown: str, offset: int, what: str) -> tuple[yaml.MappingNode | None, list[Problem]]:
     unsafe = _token_problems(front, shown, offset)
     if unsafe:  # composing would expand the aliases, or recurse as deep as the nesting
         return None, unsafe

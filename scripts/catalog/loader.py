@@ -33,6 +33,7 @@ the pages without building the site.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
 from scripts.catalog.frontmatter import Problem, shown_path
@@ -236,6 +237,26 @@ def _month_end(day: dt.date) -> dt.date:
 _CACHE: dict[str, tuple[tuple, Catalog]] = {}
 
 
+def _stamp(docs_dir: Path) -> tuple:
+    """Name, modification time and size of every release file (`*.md` in the releases folder) and of the hardware
+    file. One directory read and one lstat per file: the hooks ask for the catalog a few times per page."""
+    found = []
+    try:
+        with os.scandir(docs_dir / RELEASES_DIR) as entries:
+            found = sorted((entry.name, entry.path) for entry in entries if entry.name.endswith(".md"))
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    hardware = docs_dir / HARDWARE_FILE
+    if hardware.is_file():
+        found.append((hardware.name, str(hardware)))
+    return tuple((name, *_times(path)) for name, path in found)
+
+
+def _times(path: str) -> tuple[int, int]:
+    status = os.lstat(path)
+    return status.st_mtime_ns, status.st_size
+
+
 def cached_catalog(docs_dir: Path | str) -> Catalog:
     """load_catalog, memoised on the release files' names and modification times.
 
@@ -243,11 +264,8 @@ def cached_catalog(docs_dir: Path | str) -> Catalog:
     hook asks for the catalog many times; re-parsing only when a file changed keeps that cheap.
     """
     docs_dir = Path(docs_dir)
-    folder = docs_dir / RELEASES_DIR
-    files = sorted(folder.glob("*.md")) if folder.is_dir() else []
-    files += [docs_dir / HARDWARE_FILE] if (docs_dir / HARDWARE_FILE).is_file() else []
-    stamp = tuple((f.name, f.lstat().st_mtime_ns, f.lstat().st_size) for f in files)
-    key = str(docs_dir.resolve())
+    stamp = _stamp(docs_dir)
+    key = os.path.abspath(docs_dir)  # a key only: no system call to resolve links
     hit = _CACHE.get(key)
     if hit and hit[0] == stamp:
         return hit[1]

@@ -4,6 +4,7 @@ is what the build's hooks hand to the views (recomputed only when the catalog or
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from scripts.catalog.hardware.model import Hardware
@@ -88,8 +89,9 @@ def cached_verdicts(docs_dir: Path | str) -> Verdicts:
     docs_dir = Path(docs_dir)
     catalog = cached_catalog(docs_dir)
     path = docs_dir / EVIDENCE_FILE
-    stamp = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else None
-    key = str(docs_dir.resolve())
+    status = path.stat() if path.is_file() else None
+    stamp = (status.st_mtime_ns, status.st_size) if status else None
+    key = os.path.abspath(docs_dir)  # a key only: no system call to resolve links
     hit = _CACHE.get(key)
     if hit and hit[0] == stamp and hit[1] is catalog:
         return hit[2]

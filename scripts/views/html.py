@@ -22,6 +22,17 @@ def esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
+def text_code_block(text: str) -> str:
+    """A block of plain text (an install command) as the HTML the site's Markdown makes of a ```text fence
+    (pymdownx.highlight, Pygments' text lexer: no token markup), written directly so that the views can put it in
+    after Markdown: no fence to find and no highlighting to run for the hundreds of commands. Material gives it its
+    copy button as it does any code block. tests/test_views.py holds it to the fence's rendering."""
+    # As Markdown reads the fence (tabs to 4 columns) and Pygments writes it (leading and trailing newlines
+    # dropped, one at the end; only &, < and > escaped).
+    code = html.escape(text.expandtabs(4).strip("\n"), quote=False)
+    return f'<div class="highlight"><pre><span></span><code>{code}\n</code></pre></div>'
+
+
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scripts.catalog.model import Release, version_key
 from scripts.verdicts.model import INDEX, MACOS, PLATFORMS, NoWheel, Option, Pins, PythonOn, ReleaseVerdict, Verdicts
-from scripts.views.html import esc
+from scripts.views.html import esc, text_code_block
 from scripts.views.release.platform_lines import platform_lines, resolver_attrs
 from scripts.views.words import SYSTEM_NAMES, python_summary
 
@@ -261,11 +261,11 @@ def verdict_html(verdict: ReleaseVerdict, p: Pins, lang: str) -> list[str]:
 def verdict_command(verdict: ReleaseVerdict, text: str) -> list[str]:
     """The plain command's code block, marked as the verdict's (its Pythons and platform as data, for the checks)."""
     command = verdict.command
-    block = ["", "```text", text, "```", ""]
+    block = [text_code_block(text)]
     if command is None or command.text != text:
         return block
     attributes = _verdict_attrs(verdict, text, command.platform, command.pythons)
-    return [f'<div class="install-verdict" id="install-verdict" {attributes} markdown>', *block, "</div>"]
+    return [f'<div class="install-verdict" id="install-verdict" {attributes}>', *block, "</div>"]
 
 
 def _verdict_attrs(verdict: ReleaseVerdict, text: str, main: str, usable: tuple[str, ...]) -> str:
@@ -282,7 +282,7 @@ def _data(values) -> str:
 
 
 def install_section(release: Release, verdicts: Verdicts, lang: str) -> str:
-    """The "Install" section (Markdown with HTML blocks): the verdict, then the picker. Without script every
+    """The "Install" section (its Markdown heading, then HTML only): the verdict, then the picker. Without script every
     command is listed under its label (print, search, no-JS readers); views' install.js turns the list into the
     OS × package manager × compute platform picker and remembers the choice."""
     t = UI[lang]
@@ -314,9 +314,9 @@ def picker(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> lis
         computes.setdefault(option.compute, option.experimental)
     systems = list(PLATFORMS)
     name = f"install-{release.version.replace('.', '-')}"
-    # `markdown` on every level: md_in_html parses the fenced commands inside (Material gives them a copy button)
-    # and drops the attribute; one level without it would leave the raw attribute in the page.
-    out = [f'<div class="install-picker" id="install-picker" data-release="{esc(release.version)}" markdown>']
+    # HTML only, commands included (text_code_block; Material gives them a copy button): the page puts it in after
+    # Markdown (scripts/views/release/page.py), which has nothing to parse here.
+    out = [f'<div class="install-picker" id="install-picker" data-release="{esc(release.version)}">']
     # The form is hidden until install.js runs: without script the list below is the whole answer.
     out.append('<form class="install-choices" hidden aria-controls="install-options">')
     for group, legend, values in (
@@ -332,12 +332,12 @@ def picker(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> lis
             )
         out.append("</fieldset>")
     out.append("</form>")
-    out.append('<div class="install-options" id="install-options" aria-live="polite" markdown>')
+    out.append('<div class="install-options" id="install-options" aria-live="polite">')
     for option in options:
         label = f"{option.manager} · {compute_label(option.compute, lang, option.experimental)}"
         where = t["systems"].format(systems=t["sep"].join(SYSTEM_NAMES[s][lang] for s in option.systems))
         out.append(
-            f'<div class="install-option" data-pm="{esc(option.manager)}" data-compute="{esc(option.compute)}" data-systems="{_data(option.systems)}" markdown>'
+            f'<div class="install-option" data-pm="{esc(option.manager)}" data-compute="{esc(option.compute)}" data-systems="{_data(option.systems)}">'
         )
         out.append(
             f'<p class="install-label"><strong>{esc(label)}</strong> <span class="install-where">{esc(where)}</span></p>'
@@ -350,7 +350,7 @@ def picker(release: Release, verdict: ReleaseVerdict, p: Pins, lang: str) -> lis
             out += platform_lines(builds, option.command, main, lang)
             out.append("")
         else:
-            out += ["", "```text", option.command, "```", ""]
+            out.append(text_code_block(option.command))
         out.append("</div>")
         out.append("")
     for system, manager, compute, sentence in reasons(release, verdict, p, lang):

@@ -3,6 +3,7 @@ list, the page's own Markdown, the breaking changes and the footer. The one func
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,18 +20,38 @@ from scripts.views.release.install import install_section
 from scripts.views.release.provisional import provisional_section
 from scripts.views.release.quick_facts import quick_facts
 
-# The header (H1, quick facts, fact box) is HTML already: the release page hook puts it in after Markdown, through
-# this placeholder, instead of having Markdown's HTML block handling parse it again.
-HEADER_PLACEHOLDER = '<div class="generated-view" data-view="release-header"></div>'
+
+def placeholder(name: str) -> str:
+    """Where a part of the page that is HTML already goes: the release page hook puts the HTML in after Markdown,
+    instead of having Markdown's HTML block handling parse it again (`data-view` is markup page content may not
+    write: scripts/checks/markup/reserved.py)."""
+    return f'<div class="generated-view" data-view="release-{name}"></div>'
+
+
+HEADER_PLACEHOLDER = placeholder("header")  # the H1, quick facts and fact box
+# HTML that still needs Markdown: a fenced code block, or md_in_html's attribute.
+NEEDS_MARKDOWN = re.compile(r"^(?:```|~~~)|<[^<>]*\smarkdown(?:[\s=>])", re.M)
 
 
 @dataclass(frozen=True)
 class RenderedPage:
-    """A release page as the build needs it: the header's HTML (in after Markdown), and the Markdown around the
-    page's own body (the header's placeholder first)."""
+    """A release page as the build needs it: the Markdown around the page's own body (placeholders where a part is
+    HTML already), and that HTML by placeholder, which goes in after Markdown."""
 
-    header: str
     markdown: str
+    after_markdown: dict[str, str]
+
+
+def heading_then_html(section: str, name: str, after_markdown: dict[str, str]) -> str:
+    """A section written as a Markdown heading (the table of contents lists it) and then HTML only: the heading
+    stays Markdown, the HTML goes in `after_markdown` under its placeholder, which takes its place."""
+    head, _, html = section.lstrip("\n").partition("\n")
+    if not section.strip():
+        return section
+    if not head.startswith("## ") or NEEDS_MARKDOWN.search(html):
+        raise ValueError(f"the release page's {name} section is not a Markdown heading then HTML only")
+    after_markdown[placeholder(name)] = html.strip("\n")
+    return f"\n{head}\n\n{placeholder(name)}\n"
 
 
 @dataclass(frozen=True)
@@ -62,11 +83,13 @@ def render(
     matrix = f"{links.compatibility}#{matrix_row_id(page.version)}" if links.compatibility else None
     quick = quick_facts(catalog, release, lang, verdicts, matrix, links.release, links.machine)
     # What a reader came for first: the facts, then the install picker, then the features and the page's own text.
-    header = release_header(page, quick)
+    after_markdown = {HEADER_PLACEHOLDER: release_header(page, quick)}
     registry = provisional_section(page, verdicts[page.version], verdicts.checked, planned_releases(catalog, verdicts))
-    install = install_section(release, verdicts, lang)
-    features = features_section(page, cached_status_today(catalog), lifecycle)
+    install = heading_then_html(install_section(release, verdicts, lang), "install", after_markdown)
+    features = heading_then_html(
+        features_section(page, cached_status_today(catalog), lifecycle), "features", after_markdown
+    )
     changes = changes_section(page, catalog, snippet_entries, links.release, badge_for, feature_href)
     footer = release_footer(catalog, page, links.compare, links.release)
     body = "\n".join((HEADER_PLACEHOLDER, install, features, markdown, registry, changes, footer))
-    return RenderedPage(header, body)
+    return RenderedPage(body, after_markdown)
