@@ -77,18 +77,11 @@ lint: $(VENV)/.test-installed
 	$(BIN)/mypy
 	$(BIN)/zizmor --offline --persona pedantic --no-progress .github/workflows
 
-## test: the whole suite, as CI runs it. The snippet check runs beside pytest, on the CPU the suite leaves idle
-## (browser and pip waits, the last worker's file); its output is printed when both have ended, and either failing
-## fails the target.
+## test: the whole suite, as CI runs it
 test: $(VENV)/.test-installed node_modules/.installed chromium java bwrap
 	$(MAKE) --no-print-directory lint
-	@mkdir -p .cache
-	@$(MAKE) --no-print-directory check-snippets > .cache/check-snippets.log 2>&1 & snippets=$$!; \
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS); tests=$$?; \
-	wait $$snippets; checked=$$?; \
-	echo "--- make check-snippets (ran beside pytest) ---"; cat .cache/check-snippets.log; \
-	echo "pytest: exit $$tests; check-snippets: exit $$checked"; \
-	test $$tests -eq 0 && test $$checked -eq 0
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory check-snippets
 
 ## check-upstream: ask PyPI (network) for torch/torchvision/torchaudio files newer than docs/.pypi-evidence.json and
 ## print what a maintainer must do (exit 1 when the site is behind); UPDATE=1 also rewrites the evidence, dated today
