@@ -8,9 +8,9 @@ SITE   ?= site
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
-# Test workers (pytest-xdist); each takes a whole test file, so a module's fixtures are built once. Three on two
-# cores: the browser tests and the sandboxes wait as much as they compute (a run: 600 s on two workers, 572 s on three).
-PYTEST_WORKERS ?= 3
+# Test workers (pytest-xdist); each takes a whole test file, so a module's fixtures are built once. Two on two cores
+# (a fresh clone's pytest: 600 s on two workers, 696 s on three).
+PYTEST_WORKERS ?= 2
 
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
