@@ -20,6 +20,9 @@ for "how to install 1.8"), every document of the end-of-support page and the com
 "which python does 2.15 support", opened at the row). The releases' versions and each release's install choices
 (the picker's compute values), so that "install 1.12 CPU" opens `releases/1.12/?compute=cpu#install`. And the
 upgrade view's address, so that "upgrade 1.13 to 2.0" offers it with both filled in.
+
+Each page's documents are made in the build's helper process (scripts/checks/beside.py) while MkDocs renders the
+next pages; the index waits for them at the end of the language's build.
 """
 
 import re
@@ -29,11 +32,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # hooks load by path; make `scripts` importable
 
+from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 
 from scripts.catalog.history import feature_history  # noqa: E402
 from scripts.catalog.loader import cached_catalog  # noqa: E402
 from scripts.catalog.model import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
+from scripts.checks.beside import submit  # noqa: E402
 from scripts.views.matrix import matrix_row_id  # noqa: E402
 from scripts.views.search_index import (  # noqa: E402
     FLAG_INSTALL,
@@ -140,14 +145,17 @@ def on_page_context(context, page, config, nav):
         section_flags = {INSTALL_SECTION: FLAG_INSTALL}
     elif MATRIX_SOURCE.match(page.file.src_uri):
         section_flags = {matrix_row_id(v): FLAG_RELEASE_ROW for v in _build["versions"]}
-    _build["docs"] += page_documents(
-        page.content or "",
-        page.url,
-        unescape_title(page.title),
-        introduces=_build["introduces"].get(version, set()),
-        keywords=release_keywords(version, _build["newest"]) if version else address_keywords(page.url),
-        section_flags=section_flags,
-        page_flags=FLAG_SUPPORT if SUPPORT_SOURCE.match(page.file.src_uri) else 0,
+    _build["docs"].append(
+        submit(
+            page_documents,
+            page.content or "",
+            page.url,
+            unescape_title(page.title),
+            introduces=_build["introduces"].get(version, set()),
+            keywords=release_keywords(version, _build["newest"]) if version else address_keywords(page.url),
+            section_flags=section_flags,
+            page_flags=FLAG_SUPPORT if SUPPORT_SOURCE.match(page.file.src_uri) else 0,
+        )
     )
     page.meta["search"] = {**search, "exclude": True}  # Material's index: config only (see above)
     return context
@@ -157,7 +165,11 @@ def on_post_build(config):
     # Runs before static-i18n (-100) starts the next language's build, which resets the documents.
     lang = config.theme["language"]
     offline = bool(config.extra.get("offline"))
-    index = build_index(_build["docs"], lang, upgrade_shortcut(lang), _build["versions"], _build["install"])
+    try:
+        docs = [doc for page in _build["docs"] for doc in page.result()]
+    except Exception as exc:  # the helper process died, or could not read a page
+        raise PluginError(f"the search index could not be built ({exc!r})") from None
+    index = build_index(docs, lang, upgrade_shortcut(lang), _build["versions"], _build["install"])
     parts = split_index(index)
     for part in PARTS:
         target = Path(config.site_dir) / index_file(lang, offline, part)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -124,18 +125,37 @@ def jieba_installed() -> bool:
     return find_spec("jieba") is not None
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def bench_build(work: Path, repeats: int) -> dict:
-    """Plain Material and our build of the same project copy, alternately; medians and their ratio."""
+    """Plain Material and our build of the same project copy, alternately; medians of wall time and their ratio,
+    and of CPU time (every process of a build: ours checks pages in a helper process beside MkDocs,
+    scripts/checks/beside.py, so its wall time is less than its CPU time on two cores)."""
     project = copy_project(work / "project-build")
     plain_config = write_plain_config(project)
     warm_up()
     times: dict[str, list[float]] = {"plain": [], "ours": []}
+    cpu: dict[str, list[float]] = {"plain": [], "ours": []}
     for i in range(repeats):
-        times["plain"].append(timed_build(project, plain_config, strict=False))
-        times["ours"].append(timed_build(project))
+        for kind, config, strict in (("plain", plain_config, False), ("ours", None, True)):
+            before = _children_cpu()
+            times[kind].append(timed_build(project, config, strict=strict))
+            cpu[kind].append(_children_cpu() - before)
         log(f"  build {i + 1}/{repeats}: plain {times['plain'][-1]:.2f} s, ours {times['ours'][-1]:.2f} s")
     plain, ours = statistics.median(times["plain"]), statistics.median(times["ours"])
-    return {"plain": plain, "ours": ours, "ratio": ours / plain, "times": times}
+    cpu_plain, cpu_ours = statistics.median(cpu["plain"]), statistics.median(cpu["ours"])
+    return {
+        "plain": plain,
+        "ours": ours,
+        "ratio": ours / plain,
+        "times": times,
+        "cpu_plain": cpu_plain,
+        "cpu_ours": cpu_ours,
+        "cpu_ratio": cpu_ours / cpu_plain,
+    }
 
 
 def _replace_field(front: str, name: str, value: str) -> str:

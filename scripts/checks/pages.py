@@ -24,9 +24,11 @@
   stack MkDocs has, use none of the ids, classes and `data-*` attributes the site's code relies on
   (scripts/checks/markup/reserved.py), and hold no bidirectional or invisible control in a heading, id or class.
 
-`check_site_pages(docs_dir)` returns every problem as `frontmatter.Problem` (path:line: message); the build
-hook `validate_releases.py` and `python -m scripts.checks.pages` (make check-pages) run it, the latter with the
-release catalog's own checks:
+`check_pages(docs_dir)` returns every problem as `frontmatter.Problem` (path:line: message), and
+`python -m scripts.checks.pages` (make check-pages) prints them with the release catalog's own. The build hook
+`validate_releases.py` calls `check_site_pages`, which hands each page's costly content check to the build's helper
+process (`page_content_problems`, scripts/checks/beside.py) and returns at once: the hook waits for a page's answer
+before MkDocs renders that page, and for every answer before anything is written.
 
     python -m scripts.checks.pages [--docs-dir docs]
 """
@@ -38,7 +40,11 @@ import difflib
 import os
 import re
 import sys
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from scripts.catalog.fences import scan_fences
 from scripts.catalog.frontmatter import Problem, Reader, parse_front_matter, read_page_text, shown_path
@@ -55,7 +61,7 @@ from scripts.catalog.model import (
 from scripts.catalog.paths import language_suffix_problem, name_problem, unsafe_path_problem
 from scripts.checks.markup.html_policy import source_line, svg_findings
 from scripts.checks.markup.page_markup import MarkdownSetup, PageRenderer, page_markup_problems, setup_from_project
-from scripts.checks.markup.reserved import reserved_markup
+from scripts.checks.markup.reserved import Reserved, reserved_markup
 from scripts.snippets.extract import extract_page
 from scripts.snippets.parse import pycon_problems, python_problems
 
@@ -270,11 +276,36 @@ def code_block_problems(path: Path, docs_dir: Path, in_releases: bool) -> list[P
     return problems
 
 
-_CACHE: dict[tuple[str, str], tuple[tuple, list[Problem]]] = {}
+Submit = Callable[..., "Future[list[Problem]]"]
 
 
-def check_site_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None) -> list[Problem]:
-    """check_pages, memoised on every file's name, type, size and modification time: static-i18n runs the
+def _now(function: Callable[..., list[Problem]], *args: Any) -> Future[list[Problem]]:
+    """Run a check here and now, as a future (the command line, and anything that does not hand checks over)."""
+    future: Future[list[Problem]] = Future()
+    future.set_result(function(*args))
+    return future
+
+
+@dataclass
+class SiteChecks:
+    """The problems of every file under docs/: `problems` now (links, names, languages, front matter, markers),
+    and per page the future problems of its content (`page_content_problems`: its code blocks and its content as
+    rendered), keyed by the page's absolute path."""
+
+    problems: list[Problem]
+    content: dict[str, Future[list[Problem]]] = field(default_factory=dict)
+
+    def all_problems(self) -> list[Problem]:
+        """Every problem, once every page's content has been checked."""
+        return self.problems + [p for future in self.content.values() for p in future.result()]
+
+
+_CACHE: dict[tuple[str, str], tuple[tuple, SiteChecks]] = {}
+_RENDERERS: dict[str, PageRenderer] = {}
+
+
+def check_site_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None, submit: Submit = _now) -> SiteChecks:
+    """start_checks, memoised on every file's name, type, size and modification time: static-i18n runs the
     whole build once per language (and `mkdocs serve` on every change), and nothing changed in between."""
     docs_dir = Path(docs_dir)
     stamp = tuple(
@@ -283,21 +314,40 @@ def check_site_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None) -
     key = (str(docs_dir.resolve()), repr(setup))
     hit = _CACHE.get(key)
     if hit and hit[0] == stamp:
-        return list(hit[1])
-    problems = check_pages(docs_dir, setup)
-    _CACHE[key] = (stamp, problems)
-    return list(problems)
+        return hit[1]
+    checks = start_checks(docs_dir, setup, submit)
+    _CACHE[key] = (stamp, checks)
+    return checks
 
 
 def check_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None) -> list[Problem]:
-    """Every problem of every file under docs_dir (see the module docstring). `setup`: the Markdown extensions
-    MkDocs renders pages with (the build passes its own; by default, those of the project's mkdocs.yml)."""
+    """Every problem of every file under docs_dir (see the module docstring), checked here and now."""
+    return start_checks(docs_dir, setup).all_problems()
+
+
+def page_content_problems(
+    path: str, docs_dir: str, in_releases: bool, body: str, body_line: int, setup: MarkdownSetup, reserved: Reserved
+) -> list[Problem]:
+    """The costly checks of one page (a pure function of its arguments and the file, so the build can run it in
+    its helper process: scripts/checks/beside.py): its code blocks, and its content as MkDocs renders it."""
+    problems = code_block_problems(Path(path), Path(docs_dir), in_releases)
+    renderer = _RENDERERS.get(repr(setup))
+    if renderer is None:
+        renderer = _RENDERERS[repr(setup)] = PageRenderer(setup)
+    return problems + page_markup_problems(body, body_line, shown_path(Path(path)), renderer, reserved)
+
+
+def start_checks(docs_dir: Path | str, setup: MarkdownSetup | None = None, submit: Submit = _now) -> SiteChecks:
+    """Every check of every file under docs_dir (see the module docstring); each page's content check is handed
+    to `submit` (default: run at once). `setup`: the Markdown extensions MkDocs renders pages with (the build
+    passes its own; by default, those of the project's mkdocs.yml)."""
     docs_dir = Path(docs_dir)
     root = docs_dir.resolve().parent
     pages, problems = _walk(docs_dir, root)
     problems.extend(language_problems(pages, docs_dir))
-    renderer = PageRenderer(setup or setup_from_project(root))
+    setup = setup or setup_from_project(root)
     reserved = reserved_markup(docs_dir)
+    checks = SiteChecks(problems)
     for path in pages:
         shown = shown_path(path)
         rel = path.relative_to(docs_dir).as_posix()
@@ -313,8 +363,6 @@ def check_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None) -> lis
             continue
         problems.extend(_front_matter_problems(front, shown, in_releases))
         problems.extend(marker_problems(front.body, front.body_line, shown, AREAS))
-        problems.extend(code_block_problems(path, docs_dir, in_releases))
-        problems.extend(page_markup_problems(front.body, front.body_line, shown, renderer, reserved))
         if rel in HOME_PAGES and "<!-- timeline -->" not in front.body:
             problems.append(
                 Problem(
@@ -323,7 +371,10 @@ def check_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None) -> lis
                     "the home page has no '<!-- timeline -->' marker: the timeline would be missing",
                 )
             )
-    return problems
+        checks.content[os.path.normpath(os.path.abspath(path))] = submit(
+            page_content_problems, str(path), str(docs_dir), in_releases, front.body, front.body_line, setup, reserved
+        )
+    return checks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -337,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     if not docs_dir.is_dir():
         print(f"error: docs dir '{args.docs_dir}' does not exist", file=sys.stderr)
         return 2
-    problems = check_site_pages(docs_dir)
+    problems = check_pages(docs_dir)
     catalog = None
     try:
         catalog = load_catalog(docs_dir)

@@ -425,6 +425,18 @@ def body_findings(content: str) -> list[Finding]:
     return list(dict.fromkeys(refused + broken))
 
 
+TOO_DEEP = "the page's HTML is nested too deeply to check"
+
+
+def body_verdict(content: str) -> list[Finding] | str:
+    """`body_findings`, or TOO_DEEP where the body is nested beyond what the parser's stack can hold (what the
+    build's helper process answers: scripts/checks/beside.py)."""
+    try:
+        return body_findings(content)
+    except (RecursionError, MemoryError):
+        return TOO_DEEP
+
+
 def _searchable(line: str) -> str:
     """A source line as the needles expect it: entities decoded, tab/newline gone (as a URL parser drops
     them), lowercase."""
