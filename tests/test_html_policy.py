@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.checks.markup.html_policy import Finding, body_findings, clean_url, source_line, svg_findings, url_problem
+from scripts.checks.markup.html_policy import Finding, body_findings, clean_url, source_line, url_problem
+from scripts.checks.markup.svg_policy import svg_findings
 
 # (id, body, what the finding names, what it does in Chromium: "script", "request" or "covers")
 HOSTILE = [
@@ -368,3 +369,18 @@ def test_every_refused_case_acts_in_chromium_and_allowed_markup_does_not(playwri
         quiet = {name: _effects(page, log, body, click_links=False) for name, body in ALLOWED.items()}
     assert {case_id: effect for case_id, _, effect in acting if effect not in seen[case_id]} == {}, seen
     assert {name: effects for name, effects in quiet.items() if effects} == {}
+
+
+@pytest.mark.parametrize(
+    "last_line",
+    ['<div class="x"', '<div class="x">', "<!-- never closed", '<p title="x', '<a href="#x">\n<div id="y"'],
+    ids=["unterminated-tag", "unclosed-element", "unclosed-comment", "unclosed-attribute", "after-an-open-link"],
+)
+def test_markup_left_open_at_the_end_is_found_on_the_line_that_opens_it(last_line):
+    """What is left open at the end runs into what follows the body (the policy's sentinel, in the real page the
+    template): the finding still names the source line where the open markup was written, not none."""
+    source = ["Some text.", "", *last_line.split("\n")]
+    found = body_findings("<p>Some text.</p>\n" + last_line)
+    left_open = [f for f in found if "markup left open" in str(f)]
+    assert left_open, [str(f) for f in found]
+    assert source_line(left_open[0], source) == len(source), [str(f) for f in found]  # where parsing breaks down

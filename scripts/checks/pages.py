@@ -59,9 +59,10 @@ from scripts.catalog.model import (
     page_file_name,
 )
 from scripts.catalog.paths import language_suffix_problem, name_problem, unsafe_path_problem
-from scripts.checks.markup.html_policy import source_line, svg_findings
+from scripts.checks.markup.html_policy import source_line
 from scripts.checks.markup.page_markup import MarkdownSetup, PageRenderer, page_markup_problems, setup_from_project
 from scripts.checks.markup.reserved import Reserved, reserved_markup
+from scripts.checks.markup.svg_policy import svg_findings
 from scripts.snippets.extract import extract_page
 from scripts.snippets.parse import pycon_problems, python_problems
 

@@ -17,10 +17,9 @@ say (scripts/checks/markup/html_syntax.py: a parse error, an implied, moved or d
 parsers drop and newer ones keep, are refused as "HTML parse error"), and nothing may be left open at the end
 of the body (it would swallow the template that follows).
 
-SVG files are XML: they are parsed by expat (what the browser uses for an SVG document) and held to the same
-SVG allowlist; a DOCTYPE (entities) and processing instructions (xml-stylesheet) are refused.
+SVG files are XML, held to the same SVG allowlist in scripts/checks/markup/svg_policy.py.
 
-Nothing happens at import; `body_findings(html)` and `svg_findings(text)` are pure functions.
+Nothing happens at import; `body_findings(html)` is a pure function (and `svg_policy.svg_findings(text)`).
 """
 
 from __future__ import annotations
@@ -28,23 +27,18 @@ from __future__ import annotations
 import html
 import json
 import re
-import xml.etree.ElementTree as ET
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from scripts.checks.markup.html_syntax import (
     HTML,
     MATHML,
     SVG,
-    SVG_NS,
     Body,
     Element,
     Problem,
-    local_name,
     parse_body,
     read_tags,
     tree_problem,
-    xml_elements,
 )
 
 # Attributes any HTML element may carry; data-* and aria-* are matched by pattern.
@@ -378,6 +372,16 @@ def _tree_findings(elements: list[Element], html_allowed: bool = True) -> list[F
     return found
 
 
+def _without_sentinel(markup: str) -> str:
+    """`markup` without the start of the sentinel after the body, which a tag or comment left open at the end runs
+    into and no source line holds (cutting a real `<div` from the end only shortens what is looked for)."""
+    sentinel = f'<div id="{END_SENTINEL_ID}"></div>'
+    cut = next(
+        (at for at in range(max(0, len(markup) - len(sentinel)), len(markup)) if sentinel.startswith(markup[at:])), None
+    )
+    return markup[:cut] if cut is not None else markup
+
+
 def _problem_finding(problem: Problem, content: str) -> Finding:
     """A Finding for where scripts/checks/markup/html_syntax.py found the body needs a parser to recover."""
     start = content.rfind("\n", 0, problem.offset) + 1
@@ -387,6 +391,7 @@ def _problem_finding(problem: Problem, content: str) -> Finding:
     # Raw HTML reaches the page as written: the markup there is likely in the source too (unless the place
     # is the sentinel after the body, which no source line holds).
     written = problem.markup if problem.offset < len(content) else ()
+    written = tuple(_without_sentinel(markup) for markup in written)
     needles = tuple(dict.fromkeys(re.escape(_searchable(markup)) for markup in written if len(markup) >= 4))
     return Finding(
         f"HTML parse error near {_shown(near)}", f"{problem.message} (a browser would recover in its own way)", needles
@@ -421,7 +426,10 @@ def body_findings(content: str) -> list[Finding]:
         refused += _tree_findings(body.elements)  # the sentinel, an allowed <div id>, is never judged
         tags, problem = read_tags(text, scripting)
         problem = problem or tree_problem(tags, body.built, text)
-        broken += ([sentinel] if sentinel else []) + ([_problem_finding(problem, content)] if problem else [])
+        parse_error = _problem_finding(problem, content) if problem else None
+        if sentinel and parse_error:  # what is left open is where the parser first has to recover
+            sentinel = Finding(sentinel.what, sentinel.why, parse_error.needles)
+        broken += ([sentinel] if sentinel else []) + ([parse_error] if parse_error else [])
     return list(dict.fromkeys(refused + broken))
 
 
@@ -456,44 +464,3 @@ def source_line(
             if line is not None and pattern.search(line):
                 return first_line + index
     return None
-
-
-def svg_findings(text: str) -> list[Finding]:
-    """Every Finding of an SVG file, parsed as the XML a browser reads: the same SVG allowlist as inline SVG,
-    and no DOCTYPE (its entities would be expanded into markup) or processing instruction (xml-stylesheet)."""
-    if re.search(r"<!DOCTYPE|<!ENTITY", text, re.IGNORECASE):
-        return [
-            Finding("<!DOCTYPE>", "an SVG file may not declare a DOCTYPE or entities", _element_needles("!doctype"))
-        ]
-    # A pull parser reports processing instructions before the root element too (a tree holds none of them).
-    parser: ET.XMLPullParser = ET.XMLPullParser(events=("start", "pi"))
-    try:
-        parser.feed(text)
-        parser.close()
-    except ET.ParseError as exc:
-        return [Finding("not well-formed XML", str(exc))]
-    found: list[Finding] = []
-    root: ET.Element | None = None
-    events: Iterable[tuple[str, object]] = parser.read_events()  # type: ignore[assignment]  # typeshed's union of shapes
-    for event, node in events:
-        if not isinstance(node, ET.Element):
-            continue  # "start" and "pi" events carry elements (a processing instruction is an Element of its own)
-        if event == "pi":
-            found.append(
-                Finding(
-                    f"<?{(node.text or '').split(' ')[0]} …?>",
-                    "processing instructions can load style sheets from other hosts",
-                    (r"<\?",),
-                )
-            )
-        elif root is None:
-            root = node
-    if root is None:
-        return found + [Finding("no root element", "an SVG file holds one <svg> element")]
-    if local_name(root.tag) != (SVG_NS, "svg"):
-        found.append(
-            Finding(
-                f"<{local_name(root.tag)[1]}>", 'an SVG file\'s root must be <svg xmlns="http://www.w3.org/2000/svg">'
-            )
-        )
-    return found + _tree_findings(xml_elements(root), html_allowed=False)
