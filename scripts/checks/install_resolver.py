@@ -242,8 +242,11 @@ def _worker(argvs: list[tuple[int, list[str]]], answers: dict[int, tuple[int, st
 
 
 def resolve_all(jobs: list[Job], wheels: Path, workers: int = 2) -> list[Result]:
-    """Every job through pip's resolver, `workers` pip processes at a time."""
-    argvs = [(i, pip_argv(job, wheels)) for i, job in enumerate(jobs)]
+    """Every job through pip's resolver, `workers` pip processes at a time; jobs that ask pip the same thing (the
+    same arguments: two pages' offers for one machine) are resolved once."""
+    distinct: dict[tuple[str, ...], int] = {}
+    asked = [distinct.setdefault(tuple(pip_argv(job, wheels)), len(distinct)) for job in jobs]
+    argvs = [(i, list(argv)) for argv, i in distinct.items()]
     answers: dict[int, tuple[int, str]] = {}
     threads = [threading.Thread(target=_worker, args=(argvs[n::workers], answers)) for n in range(max(1, workers))]
     for thread in threads:
@@ -251,7 +254,7 @@ def resolve_all(jobs: list[Job], wheels: Path, workers: int = 2) -> list[Result]
     for thread in threads:
         thread.join()
     results = []
-    for i, job in enumerate(jobs):
+    for job, i in zip(jobs, asked, strict=True):
         code, why = answers.get(i, (-1, "no answer from the pip worker"))
         resolved = code == 0
         results.append(Result(job, resolved is job.expect, why if not resolved else "resolved"))
