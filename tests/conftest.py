@@ -120,3 +120,31 @@ def offline_copy(built_site, tmp_path_factory) -> Path:
     with zipfile.ZipFile(zip_path) as archive:
         archive.extractall(unpacked)
     return unpacked / TOP_FOLDER
+
+
+# `make test` runs two workers that each take whole files (--dist loadfile), in collection order. The longest
+# files go first (measured: the sum of their tests' times in a full run), so the two workers end together rather
+# than one idling while the other runs a long file collected last. Only the order changes; every test runs.
+LONGEST_FIRST = (
+    "test_a11y.py",
+    "test_search_browser.py",
+    "test_release_page_browser.py",
+    "test_install_resolver.py",
+    "test_snippets_cli.py",
+    "test_site.py",
+    "test_bad_input.py",
+    "test_snippets_hostile.py",
+    "test_views_browser.py",
+    "test_no_foreign_requests.py",
+    "test_release_page.py",
+    "test_snippets_checkers.py",
+    "test_views.py",
+    "test_answers_browser.py",
+    "test_machine_page_browser.py",
+    "test_matrix_browser.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: each file's tests stay in order

@@ -184,3 +184,11 @@ def test_a_crowded_folder_is_found(tmp_path):
     assert folder_problems(root, "pkg", pending={"pkg/big": "being split", "pkg/small": "was big"}) == [
         "pkg/small/: 12 modules now: remove it from PENDING_FOLDERS"
     ]
+
+
+def test_the_longest_first_test_order_names_test_files_that_exist():
+    """conftest.LONGEST_FIRST orders the test files for the two workers; a renamed file would silently lose its place."""
+    from conftest import LONGEST_FIRST, ROOT
+
+    assert [name for name in LONGEST_FIRST if not (ROOT / "tests" / name).is_file()] == []
+    assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)

@@ -109,8 +109,11 @@ def test_values_the_page_cannot_use_are_reported_in_words_and_left_out_of_the_ur
 
 
 def paste(page, text: str) -> str:
-    """Text put into the box as a paste puts it (Playwright's typing of a megabyte would take minutes), checked."""
+    """Text put into the box as a paste puts it (Playwright's typing of a megabyte would take minutes), checked.
+    The previous result is cleared first, so what is waited for and read is this paste's result (the check draws
+    all of it in the click's one task), never the last one's."""
     page.eval_on_selector("#machine-env-text", "(box, text) => { box.value = text; }", text)
+    page.eval_on_selector("#machine-env-result", "result => { result.textContent = ''; }")
     page.click("#machine-env button")
     page.wait_for_selector("#machine-env-result p")
     return page.inner_text("#machine-env-result")

@@ -314,7 +314,8 @@ def check_site_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None, s
     )
     key = (str(docs_dir.resolve()), repr(setup))
     hit = _CACHE.get(key)
-    if hit and hit[0] == stamp:
+    failed = hit is not None and any(f.done() and f.exception() for f in hit[1].content.values())
+    if hit and hit[0] == stamp and not failed:  # a check the helper could not run is run again
         return hit[1]
     checks = start_checks(docs_dir, setup, submit)
     _CACHE[key] = (stamp, checks)
