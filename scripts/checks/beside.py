@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["BESIDE_ENV", "submit"]
+__all__ = ["BESIDE_ENV", "run_here", "submit"]
 
 BESIDE_ENV = "TIMELINE_CHECKS_BESIDE"
 T = TypeVar("T")
@@ -50,7 +50,9 @@ def _helper(fresh: bool = False) -> ProcessPoolExecutor:
     return _pool
 
 
-def _inline(function: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+def run_here(function: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+    """`function(*args, **kwargs)` run here and now, as a future (what `submit` does with BESIDE_ENV=0, and what
+    a caller that hands nothing over passes as its runner)."""
     future: Future[T] = Future()
     try:
         future.set_result(function(*args, **kwargs))
@@ -63,7 +65,7 @@ def submit(function: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
     """`function(*args, **kwargs)` in the helper process (a module-level function and picklable arguments), as a
     future."""
     if os.environ.get(BESIDE_ENV) == "0":
-        return _inline(function, *args, **kwargs)
+        return run_here(function, *args, **kwargs)
     try:
         return _helper().submit(function, *args, **kwargs)
     except BrokenProcessPool:  # the helper died in an earlier build (`mkdocs serve` goes on): start another

@@ -44,7 +44,6 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from scripts.catalog.fences import scan_fences
 from scripts.catalog.frontmatter import Problem, Reader, parse_front_matter, read_page_text, shown_path
@@ -59,6 +58,7 @@ from scripts.catalog.model import (
     page_file_name,
 )
 from scripts.catalog.paths import language_suffix_problem, name_problem, unsafe_path_problem
+from scripts.checks.beside import run_here
 from scripts.checks.markup.html_policy import source_line
 from scripts.checks.markup.page_markup import MarkdownSetup, PageRenderer, page_markup_problems, setup_from_project
 from scripts.checks.markup.reserved import Reserved, reserved_markup
@@ -280,13 +280,6 @@ def code_block_problems(path: Path, docs_dir: Path, in_releases: bool) -> list[P
 Submit = Callable[..., "Future[list[Problem]]"]
 
 
-def _now(function: Callable[..., list[Problem]], *args: Any) -> Future[list[Problem]]:
-    """Run a check here and now, as a future (the command line, and anything that does not hand checks over)."""
-    future: Future[list[Problem]] = Future()
-    future.set_result(function(*args))
-    return future
-
-
 @dataclass
 class SiteChecks:
     """The problems of every file under docs/: `problems` now (links, names, languages, front matter, markers),
@@ -305,7 +298,7 @@ _CACHE: dict[tuple[str, str], tuple[tuple, SiteChecks]] = {}
 _RENDERERS: dict[str, PageRenderer] = {}
 
 
-def check_site_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None, submit: Submit = _now) -> SiteChecks:
+def check_site_pages(docs_dir: Path | str, setup: MarkdownSetup | None = None, submit: Submit = run_here) -> SiteChecks:
     """start_checks, memoised on every file's name, type, size and modification time: static-i18n runs the
     whole build once per language (and `mkdocs serve` on every change), and nothing changed in between."""
     docs_dir = Path(docs_dir)
@@ -339,7 +332,7 @@ def page_content_problems(
     return problems + page_markup_problems(body, body_line, shown_path(Path(path)), renderer, reserved)
 
 
-def start_checks(docs_dir: Path | str, setup: MarkdownSetup | None = None, submit: Submit = _now) -> SiteChecks:
+def start_checks(docs_dir: Path | str, setup: MarkdownSetup | None = None, submit: Submit = run_here) -> SiteChecks:
     """Every check of every file under docs_dir (see the module docstring); each page's content check is handed
     to `submit` (default: run at once). `setup`: the Markdown extensions MkDocs renders pages with (the build
     passes its own; by default, those of the project's mkdocs.yml)."""
