@@ -50,17 +50,26 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	touch $@
 
-## java: the Nu HTML checker runs on Java 11+ (present on this project's machines; installed if missing)
+## java, bwrap, chromium: what the tests need from Debian, each installed if missing. The Nu HTML checker runs on
+## Java 11+, the code examples in a bubblewrap sandbox (no network, read-only system, unprivileged), the browser tests
+## drive Debian's Chromium (Playwright cannot download one here).
 java:
-	@command -v java >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq default-jre-headless >/dev/null; }
-
-## bwrap: code examples run in a bubblewrap sandbox (no network, read-only system, unprivileged); Debian's package
+	@$(call apt_if_missing,java)
 bwrap:
-	@command -v bwrap >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null; }
-
-## chromium: browser tests drive Debian's Chromium (Playwright cannot download one here)
+	@$(call apt_if_missing,bwrap)
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	@$(call apt_if_missing,chromium)
+
+## system-packages: the three at once, in one apt-get (two apt-gets cannot run at a time)
+system-packages:
+	@$(call apt_if_missing,java bwrap chromium)
+
+# apt_if_missing: install the Debian package of each command in $(1) that is not on the PATH, with one apt-get.
+DEBIAN_PACKAGE_java     := default-jre-headless
+DEBIAN_PACKAGE_bwrap    := bubblewrap
+DEBIAN_PACKAGE_chromium := chromium
+apt_if_missing = missing="$(foreach command,$(1),$$(command -v $(command) >/dev/null 2>&1 || echo $(DEBIAN_PACKAGE_$(command))))"; \
+	[ -z "$$(echo $$missing)" ] || { apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; }
 
 ## check-snippets: every code example parses, matches its translation, runs on torch / compiles against libtorch.
 ## Writes to .cache/ and compares with the committed docs/.snippet-status.json, so a changed outcome fails.
@@ -78,11 +87,16 @@ lint: $(VENV)/.test-installed
 	$(BIN)/mypy
 	$(BIN)/zizmor --offline --persona pedantic --no-progress .github/workflows
 
-## test: the whole suite, as CI runs it
-test: $(VENV)/.test-installed node_modules/.installed chromium java bwrap
+## test: the whole suite, as CI runs it. What it needs is installed side by side first: pip unpacking PyTorch
+## (about a minute, one core) while npm and apt-get fetch theirs.
+test:
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-needs
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory check-snippets
+
+.PHONY: test-needs system-packages
+test-needs: $(VENV)/.test-installed node_modules/.installed system-packages
 
 ## check-upstream: ask PyPI (network) for torch/torchvision/torchaudio files newer than docs/.pypi-evidence.json and
 ## print what a maintainer must do (exit 1 when the site is behind); UPDATE=1 also rewrites the evidence, dated today

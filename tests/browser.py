@@ -38,6 +38,12 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - signature fixed by the base class
         pass
 
+    def handle_one_request(self):
+        try:
+            super().handle_one_request()
+        except (BrokenPipeError, ConnectionResetError):  # the browser left a page mid-transfer: not the test's error
+            self.close_connection = True
+
 
 class _WebHostHandler(_QuietHandler):
     """What a static host such as GitHub Pages adds: gzip for text when the browser accepts it, and a
@@ -73,12 +79,6 @@ class _WebHostHandler(_QuietHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
-
-    def handle_one_request(self):
-        try:
-            super().handle_one_request()
-        except (BrokenPipeError, ConnectionResetError):  # the browser closed a page mid-transfer
-            self.close_connection = True
 
 
 @contextmanager
