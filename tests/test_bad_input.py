@@ -384,6 +384,21 @@ def test_misspelt_markers_name_their_line(fixture_project, tmp_path, line, expec
     build_refused(fixture_project, tmp_path, expected)
 
 
+@pytest.mark.parametrize(
+    "written",
+    ['if a < b, <div class="x" stays in the paragraph', 'see <span class="x">this, never closed'],
+    ids=["tag-left-unclosed", "element-left-open"],
+)
+def test_markup_left_open_in_a_release_page_names_its_line(fixture_project, tmp_path, written):
+    """The parser first has to recover far below the mistake (in the changes section a view generates, or at the
+    paragraph's end), where no source line holds the markup: the build still names the line the mistake is on."""
+    page = fixture_project / RELEASE_16
+    text = page.read_text(encoding="utf-8").replace("测试页面。\n", f"测试页面。\n\n{written}\n", 1)
+    page.write_text(text, encoding="utf-8")
+    line = text.split("\n").index(written) + 1
+    build_refused(fixture_project, tmp_path, f"{RELEASE_16}:{line}: HTML parse error")
+
+
 def test_home_page_without_its_timeline_marker(fixture_project):
     _edit(fixture_project, "docs/index.md", "<!-- timeline -->", "")
     refused(fixture_project, "docs/index.md:4: the home page has no '<!-- timeline -->' marker")

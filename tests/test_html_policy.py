@@ -298,6 +298,15 @@ def test_a_plain_svg_file_passes():
             '<p>1</p>\n<p><a href="#a">1<a href="#b">2</a></a></p>',
             5,
         ),
+        # An element left open, found by its start tag where the end tag of its parent came first.
+        ('# T\n\nsee <span class="x">this\n', '<p>see <span class="x">this</p>\n<h2 id="b">B</h2>', 3),
+        # A start tag left unclosed on its line: Markdown escapes it, and the parse error surfaces in generated
+        # markup below it, which no source line holds.
+        (
+            '# T\n\nif a < b, <div class="x" then\n\n`<b` is code\n',
+            '<p>if a &lt; b, &lt;div class="x" then</p>\n<p><p class="generated">y</p></p>',
+            3,
+        ),
     ],
     ids=[
         "markdown-link",
@@ -310,6 +319,8 @@ def test_a_plain_svg_file_passes():
         "ampersand",
         "text-in-table",
         "tree-repaired",
+        "element-left-open",
+        "tag-left-unclosed",
     ],
 )
 def test_a_finding_is_traced_to_its_source_line(source, body, line):

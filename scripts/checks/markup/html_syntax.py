@@ -259,6 +259,12 @@ def _markup(text: str, start: int, end: int | None = None) -> tuple[str, str]:
     return before + alone, alone
 
 
+def _start_tag(text: str, start: int) -> tuple[str, ...]:
+    """The start tag at `start` as written, when it ends on its line."""
+    end = text.find(">", start) + 1
+    return (text[start:end],) if end and "\n" not in text[start:end] else ()
+
+
 def _reference_problem(match: re.Match) -> str | None:
     body, semicolon = match.group(1), match.group(2)
     if not body.startswith("#"):
@@ -354,9 +360,11 @@ def read_tags(text: str, scripting: bool) -> tuple[Tags, Problem | None]:
         elif kind == "end":
             name = token.group("end").lower()
             if name != top_name:
-                return problem(
-                    lt, f"the end tag </{name}> where {f'</{top_name}>' if open_ else 'nothing'} is due", pos
-                )
+                # Where it was written: this end tag with what precedes it, the start tag of the element still
+                # open (on a page, an element left open is the likelier mistake), then the end tag alone.
+                (near, alone), due = _markup(text, lt, pos), _start_tag(text, offsets[top]) if open_ else ()
+                message = f"the end tag </{name}> where {f'</{top_name}>' if open_ else 'nothing'} is due"
+                return tags, Problem(lt, message, (near, *due, alone))
             open_.pop()
             top = open_[-1] if open_ else -1
             top_name, top_ns = (elements[top][0], namespaces[top]) if open_ else ("", HTML)
