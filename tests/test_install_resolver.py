@@ -12,8 +12,9 @@ import subprocess
 import sys
 
 import pytest
-from bs4 import BeautifulSoup, Tag
+from bs4 import Tag
 from conftest import ROOT
+from parsed_pages import parsed_page
 
 from scripts.checks.install_resolver import (
     Job,
@@ -133,7 +134,7 @@ def _offered(built_site, lang: str) -> set[tuple[str, str, str, str | None]]:
     prefix = "en/" if lang == "en" else ""
     out = set()
     for page in sorted((built_site / prefix / "releases").glob("*/index.html")):
-        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        soup = parsed_page(page)
         for element in soup.select("[data-command]"):
             command, system = str(element["data-command"]), str(element["data-system"])
             pythons, floors = str(element["data-python"]).split(), str(element["data-os"]).split()
@@ -210,10 +211,7 @@ def test_the_thirteen_combinations_pip_refused_are_offered_with_a_command_that_i
 
 def _article(built_site, version: str, lang: str) -> Tag:
     prefix = "" if lang == "zh" else "en/"
-    soup = BeautifulSoup(
-        (built_site / f"{prefix}releases/{version}/index.html").read_text(encoding="utf-8"), "html.parser"
-    )
-    article = soup.select_one("article")
+    article = parsed_page(built_site / f"{prefix}releases/{version}/index.html").select_one("article")
     assert article is not None, version
     return article
 

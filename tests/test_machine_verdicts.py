@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from bs4 import BeautifulSoup
 from conftest import ROOT
+from parsed_pages import parsed_page
 
 from scripts.registry.dists import dists_of, installable
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
@@ -169,9 +169,7 @@ def test_machine_facts_join_the_hardware_file_and_the_evidence(catalog):
 
 def _quick(built_site, version: str, lang: str) -> str:
     prefix = "" if lang == "zh" else "en/"
-    soup = BeautifulSoup(
-        (built_site / f"{prefix}releases/{version}/index.html").read_text(encoding="utf-8"), "html.parser"
-    )
+    soup = parsed_page(built_site / f"{prefix}releases/{version}/index.html")
     line = soup.select_one("section.quick-facts .quick-runs-on dd")
     assert line is not None, (version, lang)
     return line.get_text(" ", strip=True)
@@ -236,8 +234,8 @@ def test_the_runs_on_line_is_short_and_its_sources_are_one_click_away(built_site
     for release in catalog.releases:
         for lang in ("zh", "en"):
             prefix = "" if lang == "zh" else "en/"
-            html = (built_site / f"{prefix}releases/{release.version}/index.html").read_text(encoding="utf-8")
-            value = BeautifulSoup(html, "html.parser").select_one("section.quick-facts .quick-runs-on dd")
+            page = parsed_page(built_site / f"{prefix}releases/{release.version}/index.html")
+            value = page.select_one("section.quick-facts .quick-runs-on dd")
             if value is None:
                 continue
             line, more = value.select_one(".runs-on-line"), value.select_one("details.quick-more")

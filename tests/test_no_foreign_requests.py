@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from browser import browser_page
 from bs4 import BeautifulSoup
+from parsed_pages import parsed_page
 from search_ui import run_query
 
 URL = re.compile(r"(?:https?:)?//(?:[a-z0-9-]+\.)+[a-z]{2,}[^\s\"'()<>`]*", re.I)
@@ -86,14 +87,14 @@ def loaded_urls(path: Path) -> set[str]:
     pages, like the official posts, and URLs inside code examples are content); for CSS every url() and
     @import, protocol-relative ones too; for JS any full http(s) URL (minified JS holds regex literals like
     /\\/\\//, so protocol-relative ones don't count there)."""
-    text = path.read_text(encoding="utf-8", errors="replace")
     if path.suffix == ".html":
-        soup = BeautifulSoup(text, "html.parser")
+        soup = parsed_page(path)
         inline = " ".join(
             t.get_text() for t in soup.find_all(["script", "style"]) if t.get("type") != "application/json"
         )
         styles = [u for t in soup.find_all("style") for u in css_urls(t.get_text())]
         return {u for u in _html_loads(soup) + styles if URL.match((u or "").strip())} | set(URL.findall(inline))
+    text = path.read_text(encoding="utf-8", errors="replace")
     found = {u for u in URL.findall(text) if u.lower().startswith("http")}
     if path.suffix == ".css":
         found |= {u for u in css_urls(text) if URL.match(u)}

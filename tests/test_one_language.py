@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from parsed_pages import parsed_page
 
 REGIONS = "article, nav, header.md-header, footer"
 SKIPPED = {"script", "style", "code", "pre", "kbd", "samp", "svg", "template", "noscript"}
@@ -110,9 +111,9 @@ def english_runs(text: str) -> list[str]:
     return [" ".join(r) for r in runs if len(r) >= 4 and sum(1 for w in r if PROSE_WORD.match(w)) >= 3]
 
 
-def stray_text(html: str, lang: str, page: str) -> list[str]:
-    """What a page shows in the other language, as "what (context)" strings."""
-    soup = BeautifulSoup(html, "html.parser")
+def stray_text(html: str | BeautifulSoup, lang: str, page: str) -> list[str]:
+    """What a page (its HTML, or the page parsed) shows in the other language, as "what (context)" strings."""
+    soup = BeautifulSoup(html, "html.parser") if isinstance(html, str) else html
     found = []
     for region in soup.select(REGIONS):
         for segment in _segments(region, ZH_ALLOWED_CLASSES if lang == "zh" else {}):
@@ -145,7 +146,7 @@ def test_every_page_speaks_its_own_language(built_site, catalog, lang):
     assert views | releases <= {rel for rel, _ in pages}, "every page of the language is read"
     problems = {}
     for rel, _ in pages:
-        found = stray_text((built_site / rel).read_text(encoding="utf-8"), lang, rel)
+        found = stray_text(parsed_page(built_site / rel), lang, rel)
         if found:
             problems[rel] = found[:3] + ([f"… {len(found) - 3} more"] if len(found) > 3 else [])
     assert problems == {}, problems
@@ -154,7 +155,7 @@ def test_every_page_speaks_its_own_language(built_site, catalog, lang):
 def test_every_allowed_run_is_still_on_its_page(built_site):
     """An allowance that no longer matches anything is stale: it would hide the next stray run."""
     for (page, run), reason in ZH_ALLOWED_RUNS.items():
-        soup = BeautifulSoup((built_site / page).read_text(encoding="utf-8"), "html.parser")
+        soup = parsed_page(built_site / page)
         runs = [r for region in soup.select(REGIONS) for s in _segments(region, {}) for r in english_runs(s)]
         assert run in runs, f"{page}: {run!r} ({reason}) is no longer there: remove it from ZH_ALLOWED_RUNS"
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup, Tag
 from conftest import ROOT
+from parsed_pages import parsed_page, within
 
 from scripts.catalog.history import status_today
 from scripts.catalog.model import LANGUAGES, version_key
@@ -36,8 +37,7 @@ LABELS = (".snippet-badge", ".change-meta")
 
 
 def article_of(site: Path, version: str, lang: str) -> Tag:
-    html = (site / f"{PREFIX[lang]}releases/{version}/index.html").read_text(encoding="utf-8")
-    article = BeautifulSoup(html, "html.parser").select_one("article")
+    article = parsed_page(site / f"{PREFIX[lang]}releases/{version}/index.html").select_one("article")
     assert article is not None, (version, lang)
     return article
 
@@ -47,13 +47,14 @@ def word_count(sentence: str) -> float:
 
 
 def repeated_sentences(article: Tag, min_words: int = 8) -> list[str]:
-    for label in article.select(", ".join(LABELS)):
-        label.decompose()
+    labels = article.select(", ".join(LABELS))  # left out as the page is read (it is shared: tests/parsed_pages.py)
     counts: Counter[str] = Counter()
     for element in article.find_all(PROSE):
-        if element.find_parent("pre") or element.find(PROSE):
-            continue  # code, or a container whose own prose elements are counted
-        text = " ".join(element.get_text(" ").split())
+        if within(element, labels) or element.find_parent("pre"):
+            continue
+        if any(not within(inner, labels) for inner in element.find_all(PROSE)):
+            continue  # a container whose own prose elements are counted
+        text = " ".join(" ".join(s for s in element.strings if not within(s, labels)).split())
         for sentence in SENTENCE_END.split(text):
             sentence = sentence.strip()
             if word_count(sentence) >= min_words:

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from parsed_pages import parsed_page
 from test_site import SITE_URL
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def head_of(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    return parsed_page(path)
 
 
 def meta(soup, **attrs) -> str | None:

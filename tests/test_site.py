@@ -10,6 +10,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 from conftest import ROOT
+from parsed_pages import parsed_page, within
 
 from scripts.catalog.model import DEFAULT_LANGUAGE, LANGUAGES, MATURITY_LABELS
 from scripts.catalog.model import RELEASES_DIR as RELEASES
@@ -23,7 +24,7 @@ def page_path(site: Path, url: str) -> Path:
 
 
 def soup_of(site: Path, url: str) -> BeautifulSoup:
-    return BeautifulSoup(page_path(site, url).read_text(encoding="utf-8"), "html.parser")
+    return parsed_page(page_path(site, url))
 
 
 def resolve(from_url: str, href: str) -> str:
@@ -175,7 +176,7 @@ def test_hreflang_links_cost_no_request(playwright_instance, served_site, catalo
 
 
 def test_404_speaks_both_languages(built_site, catalog):
-    soup = BeautifulSoup((built_site / "404.html").read_text(encoding="utf-8"), "html.parser")
+    soup = parsed_page(built_site / "404.html")
     article = soup.select_one("article")
     assert "页面不存在" in article.select_one('[lang="zh"]').get_text()
     assert "page not found" in article.select_one('[lang="en"]').get_text().lower()
@@ -199,7 +200,7 @@ def test_no_asset_points_outside_the_site(built_site):
     html_files = sorted(built_site.rglob("*.html"))
     assert len(html_files) >= 12
     for path in html_files:
-        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        soup = parsed_page(path)
         for tag in soup.find_all("script", src=True):
             assert not FOREIGN.match(tag["src"]), f"{path}: script {tag['src']}"
         for tag in soup.find_all("link", href=True):
@@ -280,15 +281,18 @@ def chrome_texts(soup: BeautifulSoup) -> list[str]:
     page's own content (its title in the header, its table of contents in the sidebar)."""
     texts = []
     for region in soup.select("header.md-header, .md-sidebar--primary, footer.md-footer"):
-        for content in region.select('a.md-select__link, [data-md-component="header-topic"], .md-nav--secondary'):
-            content.decompose()
+        left_out = region.select('a.md-select__link, [data-md-component="header-topic"], .md-nav--secondary')
         texts += [
             t.strip()
             for t in region.find_all(string=True)
-            if t.strip() and t.parent is not None and t.parent.name not in ("script", "style")
+            if t.strip()
+            and t.parent is not None
+            and t.parent.name not in ("script", "style")
+            and not within(t, left_out)
         ]
         for element in region.find_all(True):
-            texts += [str(element[a]) for a in CHROME_TEXT_ATTRIBUTES if element.get(a)]
+            if not within(element, left_out):
+                texts += [str(element[a]) for a in CHROME_TEXT_ATTRIBUTES if element.get(a)]
     return texts
 
 

@@ -8,6 +8,7 @@ import json
 import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOT
+from parsed_pages import parsed_page
 
 from scripts.catalog.model import version_key
 from scripts.registry.evidence import EVIDENCE_FILE, load_evidence
@@ -77,7 +78,7 @@ def test_evidence_records_keep_yanked_files_and_platforms():
 
 
 def _soup(built_site, path: str) -> BeautifulSoup:
-    return BeautifulSoup((built_site / path).read_text(encoding="utf-8"), "html.parser")
+    return parsed_page(built_site / path)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
