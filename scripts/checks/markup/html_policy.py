@@ -33,6 +33,7 @@ from scripts.checks.markup.html_syntax import (
     HTML,
     MATHML,
     SVG,
+    UNCLOSED_START_TAG,
     Body,
     Element,
     Problem,
@@ -382,12 +383,6 @@ def _without_sentinel(markup: str) -> str:
     return markup[:cut] if cut is not None else markup
 
 
-# A start tag that runs on past the end of its source line (`<div class="x" and then text`): Markdown reads the
-# page's later lines as part of it, and the parser first has to recover far below, often in markup a view
-# generated, which no source line holds. The last needle of a parse error or of markup left open.
-UNCLOSED_TAG_NEEDLE = r"(?<!`)<[a-z][^\s/>]*(?:\s+[^\s/>\"'<=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>\"'<=`]+))?)*+\s*$"
-
-
 def _problem_finding(problem: Problem, content: str) -> Finding:
     """A Finding for where scripts/checks/markup/html_syntax.py found the body needs a parser to recover."""
     start = content.rfind("\n", 0, problem.offset) + 1
@@ -399,7 +394,7 @@ def _problem_finding(problem: Problem, content: str) -> Finding:
     written = problem.markup if problem.offset < len(content) else ()
     written = tuple(_without_sentinel(markup) for markup in written)
     needles = tuple(dict.fromkeys(re.escape(_searchable(markup)) for markup in written if len(markup) >= 4))
-    needles += (UNCLOSED_TAG_NEEDLE,)
+    needles += (UNCLOSED_START_TAG,)  # last: where a tag left unclosed made Markdown go wrong below it
     return Finding(
         f"HTML parse error near {_shown(near)}", f"{problem.message} (a browser would recover in its own way)", needles
     )
@@ -412,7 +407,7 @@ def _sentinel_finding(body: Body) -> Finding | None:
         return Finding(
             "markup left open at the end of the page body",
             "it would swallow the page that follows (close every tag, quote and comment)",
-            (UNCLOSED_TAG_NEEDLE,),
+            (UNCLOSED_START_TAG,),
         )
     return None
 

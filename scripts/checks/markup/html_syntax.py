@@ -89,15 +89,20 @@ _ATTRIBUTE_SOURCE = (
     r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'<=`]+)))?"""
 )
 _ATTRIBUTE = re.compile(_ATTRIBUTE_SOURCE)
+_ATTRIBUTES_SOURCE = r"(?>" + re.sub(r"\((?!\?)", "(?:", _ATTRIBUTE_SOURCE) + r")*+"  # any number, atomic
 # One token from a "<": a comment, an end tag, a start tag with its attributes (atomic: a tag that does not
 # close fails in linear time), or nothing (a "<" that starts none of them, which is an error).
 _TOKEN = re.compile(
     r"<(?:!--(?P<comment>.*?)-->"
     r"|/(?P<end>[A-Za-z][^\t\n\f\r />]*)[\t\n\f\r ]*>"
-    r"|(?P<start>[A-Za-z][^\t\n\f\r />]*)(?P<attributes>(?>" + re.sub(r"\((?!\?)", "(?:", _ATTRIBUTE_SOURCE) + r")*+)"
+    r"|(?P<start>[A-Za-z][^\t\n\f\r />]*)(?P<attributes>" + _ATTRIBUTES_SOURCE + r")"
     r"[\t\n\f\r ]*(?P<slash>/?)>)?",
     re.S,
 )
+# A start tag that runs on past the end of its line (`<div class="x" and then text`), matched on a lowercased
+# source line; not one right after a backtick (inline code). Markdown reads the page's later lines as part of it,
+# and the parser first has to recover far below, often in markup a view generated, which no source line holds.
+UNCLOSED_START_TAG = r"(?<!`)<[a-z][^\t\n\f\r />]*" + _ATTRIBUTES_SOURCE + r"[\t\n\f\r ]*$"
 # Where the text of a raw-text element ends: its end tag's name, then whitespace, "/" or ">" (<plaintext>
 # never ends).
 _RAW_TEXT_END = {
@@ -259,12 +264,6 @@ def _markup(text: str, start: int, end: int | None = None) -> tuple[str, str]:
     return before + alone, alone
 
 
-def _start_tag(text: str, start: int) -> tuple[str, ...]:
-    """The start tag at `start` as written, when it ends on its line."""
-    end = text.find(">", start) + 1
-    return (text[start:end],) if end and "\n" not in text[start:end] else ()
-
-
 def _reference_problem(match: re.Match) -> str | None:
     body, semicolon = match.group(1), match.group(2)
     if not body.startswith("#"):
@@ -362,7 +361,8 @@ def read_tags(text: str, scripting: bool) -> tuple[Tags, Problem | None]:
             if name != top_name:
                 # Where it was written: this end tag with what precedes it, the start tag of the element still
                 # open (on a page, an element left open is the likelier mistake), then the end tag alone.
-                (near, alone), due = _markup(text, lt, pos), _start_tag(text, offsets[top]) if open_ else ()
+                near, alone = _markup(text, lt, pos)
+                due = _markup(text, offsets[top], text.find(">", offsets[top]) + 1)[1:] if open_ else ()
                 message = f"the end tag </{name}> where {f'</{top_name}>' if open_ else 'nothing'} is due"
                 return tags, Problem(lt, message, (near, *due, alone))
             open_.pop()
